@@ -1,0 +1,105 @@
+# stcluster - plain Makefile (fio's manner): automatic dependencies, quiet
+# rules (V=1 shows commands), a sanitizer build, packages via pkg-config.
+#
+#   make            build ./stcluster
+#   make check      unit + MPI tests, on the normal and the ASan+UBSan build
+#   make demo       install what is missing (as root), build, run a sweep, report
+#   make sanitize   build build-san/stcluster with ASan+UBSan
+#   make install    PREFIX=/usr/local (bin/stcluster)
+#   make clean
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+BUILD    ?= build
+PKGS     := ompi-c hwloc uuid sqlite3
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wno-format-truncation -fno-strict-aliasing -DST_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS += $(EXTRA_LDFLAGS)
+LDLIBS  += $(PKG_LIBS) -lpthread -lm
+
+LIB_SRC := $(wildcard common/*.c) $(wildcard worker/*.c) \
+           $(filter-out coordinator/main.c,$(wildcard coordinator/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sql_embed.o
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+DEPS    := $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/coordinator/main.d
+
+ifeq ($(BUILD),build)
+BIN := stcluster
+else
+BIN := $(BUILD)/stcluster
+endif
+
+.PHONY: all check check-one demo deps sanitize install clean unit bench
+all: $(BIN) $(BUILD)/unit
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# sql/*.sql become C strings, so the binary carries its schema
+$(BUILD)/sql_embed.c: sql/schema.sql sql/views.sql tests/embed.sh
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  EMBED   $@")
+	$(Q)sh tests/embed.sh st_sql_schema sql/schema.sql st_sql_views sql/views.sql > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/sql_embed.o: $(BUILD)/sql_embed.c
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libstcluster.a: $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit: $(UNIT_OBJ) $(BUILD)/libstcluster.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(BUILD)/unit
+	$(BUILD)/unit
+
+sanitize:
+	$(MAKE) BUILD=build-san EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" EXTRA_LDFLAGS="-fsanitize=address,undefined" all
+
+# the whole ladder: unit tests, then MPI jobs on this host, on both builds
+check: deps-check all sanitize
+	sh tests/run.sh
+
+# set-up on a fresh Debian 12 machine: what is missing, installed when root
+deps:
+	sh tests/deps.sh install
+
+deps-check:
+	@sh tests/deps.sh check
+
+demo: deps all
+	sh tests/demo.sh
+
+bench: all
+	sh tests/bench/run.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/stcluster
+
+clean:
+	rm -rf build build-san stcluster
+
+-include $(DEPS)

@@ -1,0 +1,456 @@
+/*
+ * options.c - the options table and everything driven by it (see options.h).
+ */
+#include "options.h"
+
+#include "units.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const on_off[] = { "off", "on", NULL };
+static const char *const engines[] = { "posix", "null", NULL };
+static const char *const binds[] = { "none", "core", "pu", "numa", NULL };
+static const char *const datas[] = { "zero", "random", NULL };
+const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
+	"write", "rewrite", "read", "reread", "randread", "randwrite", NULL
+};
+
+#define SEC 1000000000LL
+
+const struct st_opt_def st_options[ST_OPT_COUNT] = {
+	[ST_OPT_TARGET] = { "target", "DIR", ST_T_STRING, 0, NULL, 0, 0, 0, NULL,
+			    "directory to test (each run works in DIR/stcluster-<run id>/)" },
+	[ST_OPT_ENGINE] = { "engine", "NAME", ST_T_ENUM, 0, engines, 0, 0, 0, "posix",
+			    "I/O engine: posix (files under --target) or null (no I/O, for tests)" },
+	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0,
+			    "write,read",
+			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite" },
+	[ST_OPT_ITERATIONS] = { "iterations", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, "1",
+				"repeat every combination N times" },
+	[ST_OPT_DEADLINE] = { "deadline", "SECONDS", ST_T_DURATION, 0, NULL, SEC / 1000,
+			      7 * 24 * 3600 * SEC, SEC, "3600",
+			      "a phase stops issuing I/O after this long (recorded as ETIMEDOUT)" },
+	[ST_OPT_DB] = { "db", "PATH", ST_T_STRING, 0, NULL, 0, 0, 0, "./stcluster.db",
+			"SQLite store (created if missing; every run is added to it)" },
+	[ST_OPT_LABEL] = { "label", "TEXT", ST_T_STRING, 0, NULL, 0, 0, 0, "",
+			   "free text stored with the run" },
+	[ST_OPT_SEED] = { "seed", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, "1",
+			  "seed of the random block order and random data" },
+	[ST_OPT_NULL_DELAY] = { "null-delay", "DURATION", ST_T_DURATION, 0, NULL, 0, 10 * SEC,
+				1000, "0", "null engine: time each read/write takes (plain number: us)" },
+	[ST_OPT_NULL_ERROR] = { "null-error", "ERRNO", ST_T_ERRNO, 0, NULL, 0, 0, 0, NULL,
+				"null engine: errno (name or number) to inject" },
+	[ST_OPT_NULL_ERROR_AT] = { "null-error-at", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0,
+				   "0", "null engine: the Nth read/write of each thread fails (0-based)" },
+	[ST_OPT_PLAN] = { "plan", "FILE", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, NULL,
+			  "read options from FILE (key = v1,v2 lines); the command line wins" },
+	[ST_OPT_DRY_RUN] = { "dry-run", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, NULL,
+			     "print the number of combinations and each one, then exit" },
+	[ST_OPT_QUIET] = { "quiet", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, NULL,
+			   "print nothing but errors while running" },
+	[ST_OPT_BLOCK] = { "block", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 30, 0, "1m",
+			   "transfer size of each read/write call" },
+	[ST_OPT_SIZE] = { "size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 50, 0, "64m",
+			  "bytes per thread (each thread has its own file)" },
+	[ST_OPT_THREADS] = { "threads", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 256, 0, "1",
+			     "I/O threads per client rank" },
+	[ST_OPT_DIRECT] = { "direct", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+			    "O_DIRECT (falls back to buffered where refused, and records it)" },
+	[ST_OPT_FSYNC] = { "fsync", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+			   "fsync before close inside the timed write phases (iozone -e)" },
+	[ST_OPT_REORDER] = { "reorder", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+			     "read a file another rank wrote, on another host where there is one" },
+	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0,
+			  "core", "pin each I/O thread (hwloc) to a core, PU or NUMA node" },
+	[ST_OPT_DATA] = { "data", "zero|random", ST_T_ENUM, ST_OF_SWEEP, datas, 0, 0, 0,
+			  "random", "buffer contents written (zeros compress and dedupe)" },
+};
+
+int st_opt_find(const char *name)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (strcmp(st_options[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int is_list(const struct st_opt_def *d)
+{
+	return (d->flags & (ST_OF_SWEEP | ST_OF_LIST)) != 0;
+}
+
+static int fail(char *err, size_t n, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t n, const char *where, const char *fmt, ...)
+{
+	size_t off = 0;
+	if (where) {
+		snprintf(err, n, "%s: ", where);
+		off = strlen(err);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + off, n - off, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Parse one element of option d's value. */
+static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char *err,
+		     size_t n, const char *where)
+{
+	const char *why = "invalid";
+	int rc = 0;
+	switch (d->type) {
+	case ST_T_SIZE:
+		rc = st_parse_size(s, v, &why);
+		if (rc)
+			return fail(err, n, where, "--%s: invalid size '%s' (%s)", d->name, s, why);
+		break;
+	case ST_T_COUNT:
+		rc = st_parse_count(s, v, &why);
+		if (rc)
+			return fail(err, n, where, "--%s: invalid number '%s' (%s)", d->name, s, why);
+		break;
+	case ST_T_DURATION:
+		rc = st_parse_duration(s, d->unit_ns, v, &why);
+		if (rc)
+			return fail(err, n, where, "--%s: invalid duration '%s' (%s)", d->name, s,
+				    why);
+		break;
+	case ST_T_ERRNO: {
+		int e;
+		if (st_errno_parse(s, &e))
+			return fail(err, n, where, "--%s: unknown errno '%s' (use a name like EIO)",
+				    d->name, s);
+		*v = e;
+		return 0;
+	}
+	case ST_T_ENUM:
+		for (int i = 0; d->choices[i]; i++)
+			if (strcmp(d->choices[i], s) == 0) {
+				*v = i;
+				return 0;
+			}
+		{
+			char allowed[256] = "";
+			for (int i = 0; d->choices[i]; i++) {
+				if (i)
+					strncat(allowed, ", ", sizeof(allowed) - strlen(allowed) - 1);
+				strncat(allowed, d->choices[i], sizeof(allowed) - strlen(allowed) - 1);
+			}
+			return fail(err, n, where, "--%s: unknown value '%s' (one of: %s)", d->name, s,
+				    allowed);
+		}
+	default:
+		return fail(err, n, where, "--%s: internal: no parser", d->name);
+	}
+	if (d->max > d->min && (*v < d->min || *v > d->max)) {
+		char lo[32], hi[32];
+		if (d->type == ST_T_SIZE) {
+			st_format_size(d->min, lo, sizeof(lo));
+			st_format_size(d->max, hi, sizeof(hi));
+		} else if (d->type == ST_T_DURATION) {
+			st_format_duration(d->min, lo, sizeof(lo));
+			st_format_duration(d->max, hi, sizeof(hi));
+		} else {
+			snprintf(lo, sizeof(lo), "%lld", (long long)d->min);
+			snprintf(hi, sizeof(hi), "%lld", (long long)d->max);
+		}
+		return fail(err, n, where, "--%s: '%s' is out of range (%s to %s)", d->name, s, lo,
+			    hi);
+	}
+	return 0;
+}
+
+int st_config_set(struct st_config *cfg, int id, const char *text, int from_args,
+		  const char *where, char *err, size_t errn)
+{
+	const struct st_opt_def *d = &st_options[id];
+	struct st_optval *ov = &cfg->o[id];
+	if (!from_args && ov->from_args)
+		return 0; /* the command line wins over the plan */
+	if (d->type == ST_T_FLAG) {
+		ov->n = 1;
+		ov->v[0] = 1;
+		ov->from_args = from_args;
+		return 0;
+	}
+	if (d->type == ST_T_STRING) {
+		if (strlen(text) >= sizeof(ov->s))
+			return fail(err, errn, where, "--%s: value is longer than %zu bytes", d->name,
+				    sizeof(ov->s) - 1);
+		if (id != ST_OPT_LABEL && !*text)
+			return fail(err, errn, where, "--%s: empty value", d->name);
+		st_copy(ov->s, sizeof(ov->s), text);
+		ov->n = 1;
+		ov->from_args = from_args;
+		return 0;
+	}
+	struct st_optval nv = { 0 };
+	const char *p = text;
+	for (;;) {
+		const char *comma = is_list(d) ? strchr(p, ',') : NULL;
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char elem[128];
+		if (len == 0)
+			return fail(err, errn, where, "--%s: empty element in list '%s'", d->name,
+				    text);
+		if (len >= sizeof(elem))
+			return fail(err, errn, where, "--%s: value '%.40s...' is too long", d->name, p);
+		memcpy(elem, p, len);
+		elem[len] = '\0';
+		if (nv.n == ST_MAX_VALUES)
+			return fail(err, errn, where, "--%s: more than %d values", d->name,
+				    ST_MAX_VALUES);
+		int64_t v;
+		if (parse_one(d, elem, &v, err, errn, where))
+			return -1;
+		for (int i = 0; i < nv.n; i++)
+			if (nv.v[i] == v)
+				return fail(err, errn, where, "--%s: value '%s' is listed twice", d->name,
+					    elem);
+		nv.v[nv.n++] = v;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	nv.from_args = from_args;
+	*ov = nv;
+	return 0;
+}
+
+void st_config_defaults(struct st_config *cfg)
+{
+	char err[ST_ERR_MAX];
+	memset(cfg, 0, sizeof(*cfg));
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (st_options[i].def && st_config_set(cfg, i, st_options[i].def, 0, NULL, err,
+						       sizeof(err)))
+			st_die("bad default for --%s: %s", st_options[i].name, err);
+}
+
+int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err,
+			 size_t errn)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--", 2) != 0 || !a[2])
+			return fail(err, errn, NULL, "unexpected argument '%s' (options start with --)",
+				    a);
+		char name[64];
+		const char *eq = strchr(a + 2, '=');
+		size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		if (len >= sizeof(name))
+			return fail(err, errn, NULL, "unknown option '%.60s'", a);
+		memcpy(name, a + 2, len);
+		name[len] = '\0';
+		int id = st_opt_find(name);
+		if (id < 0)
+			return fail(err, errn, NULL, "unknown option '--%s' (see --help)", name);
+		const char *val;
+		if (st_options[id].type == ST_T_FLAG) {
+			if (eq)
+				return fail(err, errn, NULL, "--%s takes no value", name);
+			val = "";
+		} else if (eq) {
+			val = eq + 1;
+		} else {
+			if (i + 1 >= argc)
+				return fail(err, errn, NULL, "--%s: missing value (%s)", name,
+					    st_options[id].arg);
+			val = argv[++i];
+		}
+		if (st_config_set(cfg, id, val, 1, NULL, err, errn))
+			return -1;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fname,
+			 char *err, size_t errn)
+{
+	int lineno = 0;
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[ST_STR_MAX + 128], where[ST_STR_MAX + 32];
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%d", fname, lineno);
+		if (len >= sizeof(line))
+			return fail(err, errn, where, "line too long");
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = nl ? nl + 1 : p + len;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *l = trim(line);
+		if (!*l)
+			continue;
+		char *eq = strchr(l, '=');
+		if (!eq)
+			return fail(err, errn, where, "expected 'key = value', got '%s'", l);
+		*eq = '\0';
+		char *key = trim(l), *val = trim(eq + 1);
+		int id = st_opt_find(key);
+		if (id < 0 || (st_options[id].flags & ST_OF_NO_PLAN))
+			return fail(err, errn, where, "unknown key '%s'", key);
+		if (st_options[id].type == ST_T_FLAG) {
+			if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "true") &&
+			    strcmp(val, "false"))
+				return fail(err, errn, where, "--%s: expected on or off, got '%s'", key,
+					    val);
+			if (!strcmp(val, "off") || !strcmp(val, "false"))
+				continue;
+		}
+		/* spaces after commas are fine in a file: "4k, 1m" */
+		char packed[ST_STR_MAX + 128];
+		size_t k = 0;
+		for (char *c = val; *c && k + 1 < sizeof(packed); c++)
+			if (!(st_options[id].type != ST_T_STRING && isspace((unsigned char)*c)))
+				packed[k++] = *c;
+		packed[k] = '\0';
+		if (st_config_set(cfg, id, packed, 0, where, err, errn))
+			return -1;
+	}
+	return 0;
+}
+
+int st_config_check(const struct st_config *cfg, char *err, size_t errn)
+{
+	if (!cfg->o[ST_OPT_TARGET].n && !cfg->o[ST_OPT_DRY_RUN].n)
+		return fail(err, errn, NULL, "--target: missing (the directory to test)");
+	if (!cfg->o[ST_OPT_DB].n)
+		return fail(err, errn, NULL, "--db: missing");
+	if (cfg->o[ST_OPT_NULL_ERROR].n && cfg->o[ST_OPT_ENGINE].v[0] != 1)
+		return fail(err, errn, NULL, "--null-error: only the null engine injects errors");
+	uint64_t n = st_plan_combos(cfg);
+	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
+		return fail(err, errn, NULL,
+			    "the matrix has %llu combinations x %lld iterations: over 1000000",
+			    (unsigned long long)n, (long long)cfg->o[ST_OPT_ITERATIONS].v[0]);
+	return 0;
+}
+
+uint64_t st_plan_combos(const struct st_config *cfg)
+{
+	uint64_t n = 1;
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (st_options[i].flags & ST_OF_SWEEP) {
+			n *= (uint64_t)cfg->o[i].n;
+			if (n > 1000000000ULL)
+				return n; /* enough to refuse; avoids overflow */
+		}
+	return n;
+}
+
+void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->version = ST_COMBO_VERSION;
+	c->index = (uint32_t)index;
+	/* mixed radix, last sweep option varies fastest */
+	for (int i = ST_OPT_COUNT - 1; i >= 0; i--) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		uint64_t n = (uint64_t)cfg->o[i].n;
+		c->v[i] = cfg->o[i].v[index % n];
+		index /= n;
+	}
+}
+
+void st_opt_value_text(int id, int64_t v, char *buf, size_t n)
+{
+	const struct st_opt_def *d = &st_options[id];
+	switch (d->type) {
+	case ST_T_SIZE: st_format_size(v, buf, n); break;
+	case ST_T_DURATION: st_format_duration(v, buf, n); break;
+	case ST_T_ENUM: snprintf(buf, n, "%s", d->choices[v]); break;
+	case ST_T_ERRNO: st_errno_name((int)v, buf, n); break;
+	default: snprintf(buf, n, "%lld", (long long)v); break;
+	}
+}
+
+void st_combo_text(const struct st_combo *c, char *buf, size_t n)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < ST_OPT_COUNT && off + 1 < n; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		char v[64];
+		st_opt_value_text(i, c->v[i], v, sizeof(v));
+		off += (size_t)snprintf(buf + off, n - off, "%s%s=%s", off ? " " : "",
+					st_options[i].name, v);
+	}
+}
+
+unsigned st_config_phases(const struct st_config *cfg)
+{
+	unsigned m = 0;
+	for (int i = 0; i < cfg->o[ST_OPT_PHASES].n; i++)
+		m |= 1u << cfg->o[ST_OPT_PHASES].v[i];
+	return m;
+}
+
+void st_config_help(FILE *out)
+{
+	fprintf(out,
+		"usage: mpirun [-np N | -hostfile FILE] stcluster [OPTIONS]   run a sweep\n"
+		"       stcluster report [--run ID|last] [--phase P] [--top N] [--format F]\n"
+		"       stcluster runs [--format F]\n"
+		"       stcluster query \"SELECT ...\" [--format table|csv|json|markdown]\n"
+		"       stcluster --help | --version\n\n"
+		"Options marked [list] take a comma list (4k,64k,1m); every list of a\n"
+		"sweep option is a dimension of the matrix, which is their cartesian product.\n"
+		"Sizes are binary (k = 1024). With no options, ./stcluster.conf is read.\n\n");
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		const struct st_opt_def *d = &st_options[i];
+		char left[64];
+		snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+		fprintf(out, "  %-30s %s%s", left,
+			(d->flags & ST_OF_SWEEP) ? "[sweep] " : (d->flags & ST_OF_LIST) ? "[list] " : "",
+			d->help);
+		if (d->def && *d->def)
+			fprintf(out, " (default %s)", d->def);
+		fputc('\n', out);
+	}
+}
+
+void st_config_dump(const struct st_config *cfg, FILE *out)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		const struct st_opt_def *d = &st_options[i];
+		const struct st_optval *ov = &cfg->o[i];
+		if (!ov->n || (d->flags & ST_OF_NO_PLAN) || d->type == ST_T_FLAG)
+			continue;
+		fprintf(out, "%s = ", d->name);
+		if (d->type == ST_T_STRING) {
+			fprintf(out, "%s\n", ov->s);
+			continue;
+		}
+		for (int k = 0; k < ov->n; k++) {
+			char v[64];
+			st_opt_value_text(i, ov->v[k], v, sizeof(v));
+			fprintf(out, "%s%s", k ? "," : "", v);
+		}
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,165 @@
+/*
+ * options.h - the one typed options table.
+ *
+ * Every option stcluster knows is one row of st_options[]: its name (the
+ * same on the command line, in a --plan file and as the store's column),
+ * type, limits, allowed values, default and help. Parsing, --help, the man
+ * page, validation, --dry-run output and the combo table's columns all
+ * come from this table, so an option is added in exactly one place.
+ *
+ * A sweep option takes a comma list; the run's matrix is the cartesian
+ * product of all sweep options (first option in table order varies slowest).
+ * st_config and st_combo are fixed-size and pointer-free, so they can be
+ * broadcast as bytes.
+ */
+#ifndef ST_OPTIONS_H
+#define ST_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ST_MAX_VALUES 64 /* values per list option */
+#define ST_STR_MAX 1024	 /* bytes per text option, NUL included */
+#define ST_ERR_MAX 512	 /* bytes of one error line */
+
+enum st_opt_id {
+	/* run-level options */
+	ST_OPT_TARGET,
+	ST_OPT_ENGINE,
+	ST_OPT_PHASES,
+	ST_OPT_ITERATIONS,
+	ST_OPT_DEADLINE,
+	ST_OPT_DB,
+	ST_OPT_LABEL,
+	ST_OPT_SEED,
+	ST_OPT_NULL_DELAY,
+	ST_OPT_NULL_ERROR,
+	ST_OPT_NULL_ERROR_AT,
+	ST_OPT_PLAN,
+	ST_OPT_DRY_RUN,
+	ST_OPT_QUIET,
+	/* sweep options: each one a matrix dimension and a combo column */
+	ST_OPT_BLOCK,
+	ST_OPT_SIZE,
+	ST_OPT_THREADS,
+	ST_OPT_DIRECT,
+	ST_OPT_FSYNC,
+	ST_OPT_REORDER,
+	ST_OPT_BIND,
+	ST_OPT_DATA,
+	ST_OPT_COUNT
+};
+
+enum st_opt_type {
+	ST_T_STRING,   /* text, one value */
+	ST_T_SIZE,     /* bytes with k/m/g/t */
+	ST_T_COUNT,    /* whole number */
+	ST_T_DURATION, /* nanoseconds; plain numbers are in the option's unit */
+	ST_T_ENUM,     /* index into choices[] */
+	ST_T_ERRNO,    /* errno value, given as a name (EIO) or number */
+	ST_T_FLAG,     /* present or not; takes no value */
+};
+
+#define ST_OF_SWEEP 0x1u    /* comma list, a matrix dimension, stored per combo */
+#define ST_OF_LIST 0x2u	    /* comma list of one run-level set (e.g. phases) */
+#define ST_OF_NO_PLAN 0x4u  /* command line only (not a plan key) */
+
+struct st_opt_def {
+	const char *name;	   /* "block": --block, plan key and column name */
+	const char *arg;	   /* placeholder in help, "SIZE" */
+	enum st_opt_type type;
+	unsigned flags;		   /* ST_OF_* */
+	const char *const *choices; /* ST_T_ENUM: NULL-terminated values */
+	int64_t min, max;	   /* numeric limits (inclusive) */
+	int64_t unit_ns;	   /* ST_T_DURATION: unit of a plain number */
+	const char *def;	   /* default as user text; NULL: unset */
+	const char *help;	   /* one line */
+};
+
+extern const struct st_opt_def st_options[ST_OPT_COUNT];
+
+enum st_phase {
+	ST_PHASE_WRITE,
+	ST_PHASE_REWRITE,
+	ST_PHASE_READ,
+	ST_PHASE_REREAD,
+	ST_PHASE_RANDREAD,
+	ST_PHASE_RANDWRITE,
+	ST_PHASE_COUNT
+};
+extern const char *const st_phase_names[ST_PHASE_COUNT + 1];
+
+/* Values of one option. */
+struct st_optval {
+	int32_t n;	     /* number of values (0: unset) */
+	int32_t from_args;   /* set on the command line (overrides the plan) */
+	int64_t v[ST_MAX_VALUES]; /* numeric values / enum indexes, in order given */
+	char s[ST_STR_MAX];  /* ST_T_STRING value */
+};
+
+struct st_config {
+	struct st_optval o[ST_OPT_COUNT];
+};
+
+/* One point of the matrix, as broadcast to every rank. */
+#define ST_COMBO_VERSION 1
+struct st_combo {
+	uint32_t version;   /* ST_COMBO_VERSION */
+	uint32_t seq;	    /* 0-based order in the run */
+	uint32_t index;	    /* matrix index (same options => same index) */
+	uint32_t iteration; /* 0-based repeat of that index */
+	int64_t v[ST_OPT_COUNT]; /* value per sweep option; 0 for others */
+};
+
+/* Look an option up by name (without dashes); -1 if unknown. */
+int st_opt_find(const char *name);
+
+/* Fill every option with its default. */
+void st_config_defaults(struct st_config *cfg);
+
+/*
+ * Set option `id` from user text. `from_args` marks a command-line value
+ * (a later plan value does not replace it). On error writes one line into
+ * err ("--block: invalid size '12q' (unknown unit ...)") and returns -1.
+ * `where` prefixes the message when not NULL ("plan.conf:3").
+ */
+int st_config_set(struct st_config *cfg, int id, const char *text, int from_args,
+		  const char *where, char *err, size_t errn);
+
+/*
+ * Parse the command line (argv[0] is the program, argv[1..] options).
+ * Options given here win over the plan. Returns 0, or -1 with err set.
+ */
+int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err,
+			 size_t errn);
+
+/* Parse plan text ("key = v1,v2", '#' comments). Command-line values win. */
+int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fname,
+			 char *err, size_t errn);
+
+/* Checks that need no file system: required options, combinations. */
+int st_config_check(const struct st_config *cfg, char *err, size_t errn);
+
+/* Number of distinct combinations (product of sweep list lengths). */
+uint64_t st_plan_combos(const struct st_config *cfg);
+
+/* Fill combo for matrix index `index` (0 <= index < st_plan_combos). */
+void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo *c);
+
+/* Text of one value of option id ("4k", "on", "2"). */
+void st_opt_value_text(int id, int64_t v, char *buf, size_t n);
+
+/* "block=4k size=64m threads=2 ..." for every sweep option. */
+void st_combo_text(const struct st_combo *c, char *buf, size_t n);
+
+/* Bitmask of phases (1u << ST_PHASE_*). */
+unsigned st_config_phases(const struct st_config *cfg);
+
+/* The full --help text. */
+void st_config_help(FILE *out);
+
+/* The configuration as plan text (every option that has a value). */
+void st_config_dump(const struct st_config *cfg, FILE *out);
+
+#endif

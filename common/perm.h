@@ -1,0 +1,28 @@
+/*
+ * perm.h - a seeded permutation of [0, n) in O(1) memory.
+ *
+ * A full-period linear congruential generator modulo the next power of two
+ * m >= n (c odd, a = 1 mod 4: Hull-Dobell) visits every value of [0, m)
+ * exactly once per period; values >= n are skipped ("cycle walking"), so
+ * n calls of st_perm_next return every block index exactly once, in an
+ * order fixed by the seed. Less than two steps per value on average.
+ */
+#ifndef ST_PERM_H
+#define ST_PERM_H
+
+#include <stdint.h>
+
+struct st_perm {
+	uint64_t n;    /* values in the permutation */
+	uint64_t mask; /* m - 1 */
+	uint64_t a, c; /* multiplier (1 mod 4) and increment (odd) */
+	uint64_t x;    /* current state */
+};
+
+void st_perm_init(struct st_perm *p, uint64_t n, uint64_t seed);
+uint64_t st_perm_next(struct st_perm *p);
+
+/* splitmix64: a well-mixed 64-bit hash of x (seeds, data patterns). */
+uint64_t st_mix64(uint64_t x);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * util.c - clocks, string and errno helpers, the fatal path.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t st_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t st_wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void st_cpu_us(int64_t *user_us, int64_t *sys_us)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	*user_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+	*sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+}
+
+int st_copy(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+	if (n == 0)
+		return -1;
+	if (len >= n) {
+		memcpy(dst, src, n - 1);
+		dst[n - 1] = '\0';
+		return -1;
+	}
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+static const struct {
+	int err;
+	const char *name;
+} errno_names[] = {
+	{ EPERM, "EPERM" },	{ ENOENT, "ENOENT" },	  { EINTR, "EINTR" },
+	{ EIO, "EIO" },		{ ENXIO, "ENXIO" },	  { EBADF, "EBADF" },
+	{ EAGAIN, "EAGAIN" },	{ ENOMEM, "ENOMEM" },	  { EACCES, "EACCES" },
+	{ EFAULT, "EFAULT" },	{ EBUSY, "EBUSY" },	  { EEXIST, "EEXIST" },
+	{ EXDEV, "EXDEV" },	{ ENOTDIR, "ENOTDIR" },	  { EISDIR, "EISDIR" },
+	{ EINVAL, "EINVAL" },	{ EMFILE, "EMFILE" },	  { EFBIG, "EFBIG" },
+	{ ENOSPC, "ENOSPC" },	{ ESPIPE, "ESPIPE" },	  { EROFS, "EROFS" },
+	{ EPIPE, "EPIPE" },	{ ERANGE, "ERANGE" },	  { ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ENOSYS, "ENOSYS" },	{ ENOTEMPTY, "ENOTEMPTY" }, { ELOOP, "ELOOP" },
+	{ ESTALE, "ESTALE" },	{ EDQUOT, "EDQUOT" },	  { ETIMEDOUT, "ETIMEDOUT" },
+	{ ECONNREFUSED, "ECONNREFUSED" }, { ECONNRESET, "ECONNRESET" },
+	{ EHOSTUNREACH, "EHOSTUNREACH" }, { ENOTSUP, "ENOTSUP" },
+	{ ECANCELED, "ECANCELED" }, { EOVERFLOW, "EOVERFLOW" },
+};
+
+const char *st_errno_name(int err, char *buf, size_t n)
+{
+	for (size_t i = 0; i < ST_ARRAY_LEN(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	snprintf(buf, n, "E%d", err);
+	return buf;
+}
+
+int st_errno_parse(const char *s, int *out)
+{
+	for (size_t i = 0; i < ST_ARRAY_LEN(errno_names); i++)
+		if (strcmp(errno_names[i].name, s) == 0) {
+			*out = errno_names[i].err;
+			return 0;
+		}
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > 4095)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+void st_iso_time(int64_t wall_ns, char *buf, size_t n)
+{
+	time_t t = (time_t)(wall_ns / 1000000000);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	char base[32];
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, n, "%s.%03dZ", base, (int)((wall_ns / 1000000) % 1000));
+}
+
+_Noreturn void st_die_at(const char *file, int line, const char *fmt, ...)
+{
+	char host[256] = "?";
+	int rank = -1, inited = 0, finalized = 0;
+	gethostname(host, sizeof(host) - 1);
+	MPI_Initialized(&inited);
+	MPI_Finalized(&finalized);
+	if (inited && !finalized)
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "stcluster: fatal on rank %d (%s) at %s:%d: ", rank, host, file,
+		line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	fflush(NULL);
+	if (inited && !finalized)
+		MPI_Abort(MPI_COMM_WORLD, 3);
+	exit(3);
+}

@@ -1,0 +1,43 @@
+/*
+ * util.h - small helpers every module shares: clocks, bounded string copy,
+ * errno names, and the one fatal path.
+ *
+ * Invariants: nothing here keeps state; every function is thread-safe.
+ */
+#ifndef ST_UTIL_H
+#define ST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC in nanoseconds: the local timeline of one host. */
+int64_t st_now_ns(void);
+
+/* CLOCK_REALTIME in nanoseconds since the epoch (wall clock, for humans). */
+int64_t st_wall_ns(void);
+
+/* Thread CPU-independent process CPU times in microseconds (getrusage SELF). */
+void st_cpu_us(int64_t *user_us, int64_t *sys_us);
+
+/* Copy src into dst (size n), always NUL-terminated; returns 0, or -1 when
+ * src did not fit (dst then holds a truncated copy). */
+int st_copy(char *dst, size_t n, const char *src);
+
+/* "EIO" for EIO etc.; "E<num>" into buf for unknown values. */
+const char *st_errno_name(int err, char *buf, size_t n);
+
+/* Parse an errno name ("EIO", "ENOSPC") or a positive number; 0 on success. */
+int st_errno_parse(const char *s, int *out);
+
+/* ISO-8601 UTC text of a wall-clock time in ns ("2026-11-30T01:23:45.123Z"). */
+void st_iso_time(int64_t wall_ns, char *buf, size_t n);
+
+/* The one fatal path: prints rank, host, file:line and the message, flushes,
+ * and aborts the MPI job (or exits when MPI is not running). Never returns. */
+_Noreturn void st_die_at(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define st_die(...) st_die_at(__FILE__, __LINE__, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * wire.h - the fixed-width, pointer-free structs that cross MPI.
+ *
+ * Each struct starts with a version; rank 0 refuses results of another
+ * version (all ranks run the same binary in practice, but a mixed install
+ * must fail loudly, not misread bytes). They travel as MPI_BYTE arrays of
+ * sizeof(struct): never as hand-counted MPI struct types.
+ */
+#ifndef ST_WIRE_H
+#define ST_WIRE_H
+
+#include "hist.h"
+
+#include <stdint.h>
+
+#define ST_WIRE_VERSION 1
+
+enum st_op {
+	ST_OP_NONE,
+	ST_OP_PREPARE,
+	ST_OP_MKDIR,
+	ST_OP_OPEN,
+	ST_OP_WRITE,
+	ST_OP_READ,
+	ST_OP_FSYNC,
+	ST_OP_CLOSE,
+	ST_OP_UNLINK,
+	ST_OP_ALLOC,
+	ST_OP_PIN,
+	ST_OP_DEADLINE,
+	ST_OP_SHORT,
+	ST_OP_COUNT
+};
+extern const char *const st_op_names[ST_OP_COUNT];
+
+enum st_role { ST_ROLE_CLIENT, ST_ROLE_SERVER, ST_ROLE_IDLE };
+extern const char *const st_role_names[];
+
+/* The first error a thread or rank saw, and how many it saw. */
+struct st_error {
+	int32_t err;	 /* positive errno; 0 = none */
+	uint32_t op;	 /* enum st_op */
+	int32_t phase;	 /* enum st_phase, -1 = preparation */
+	uint32_t pad;
+	uint64_t offset; /* file offset of the failed call, bytes */
+	uint64_t count;	 /* errors seen in total */
+};
+
+#define ST_TF_DIRECT_FALLBACK 0x1u /* O_DIRECT refused; ran buffered */
+#define ST_TF_DEADLINE 0x2u	   /* stopped by the phase deadline */
+
+struct st_thread_result {
+	uint32_t version; /* ST_WIRE_VERSION */
+	uint32_t rank;	  /* MPI rank */
+	uint32_t thread;  /* thread index in the rank */
+	uint32_t phase;	  /* enum st_phase */
+	uint64_t bytes;	  /* bytes transferred */
+	uint64_t ops;	  /* read/write calls completed */
+	int64_t start_ns; /* first operation started, common timeline (ns) */
+	int64_t end_ns;	  /* last operation ended, common timeline (ns) */
+	int32_t last_cpu; /* PU the thread last ran on (-1 unknown) */
+	uint32_t flags;	  /* ST_TF_* */
+	char cpuset[64];  /* PUs the thread was bound to, hwloc list ("0-1"); "" none */
+	struct st_error error;
+	struct st_hist hist; /* latency of each read/write call */
+};
+
+struct st_rank_result {
+	uint32_t version;   /* ST_WIRE_VERSION */
+	uint32_t rank;	    /* MPI rank */
+	uint32_t phase;	    /* enum st_phase */
+	uint32_t nthreads;  /* threads that ran */
+	uint32_t role;	    /* enum st_role */
+	uint32_t flags;	    /* OR of its threads' ST_TF_* */
+	uint64_t bytes;	    /* sum over threads */
+	uint64_t ops;	    /* sum over threads */
+	int64_t release_ns; /* barrier release, common timeline (ns) */
+	int64_t start_ns;   /* earliest thread start, common timeline (ns) */
+	int64_t end_ns;	    /* latest thread end, common timeline (ns) */
+	int64_t cpu_user_us; /* process user CPU during the phase, us */
+	int64_t cpu_sys_us;  /* process system CPU during the phase, us */
+	struct st_error error; /* first error of any thread */
+	char message[160];     /* human text of that error */
+	struct st_hist hist;   /* merged thread histograms */
+};
+
+/* Per-rank answer to "did preparation of this combination work?". */
+struct st_prepare_status {
+	uint32_t version; /* ST_WIRE_VERSION */
+	int32_t err;	  /* 0 ok, positive errno otherwise */
+	uint32_t op;	  /* enum st_op that failed */
+	uint32_t flags;	  /* ST_TF_* learnt while preparing */
+	char message[240];
+};
+
+/* What a rank tells rank 0 about its host, once per run. */
+struct st_host_info {
+	uint32_t version;     /* ST_WIRE_VERSION */
+	uint32_t rank;	      /* MPI rank */
+	int32_t local_rank;   /* index among the ranks on the same host */
+	int32_t local_size;   /* ranks on the same host */
+	int32_t cores;	      /* hwloc cores */
+	int32_t pus;	      /* hwloc processing units */
+	int32_t numa_nodes;   /* hwloc NUMA nodes */
+	int32_t pid;	      /* process id */
+	int64_t mem_bytes;    /* physical memory (sysconf), bytes */
+	char hostname[128];
+	char addresses[512];  /* non-loopback addresses, comma separated */
+	char kernel[192];     /* uname -r and -v */
+	char cpu_model[128];
+};
+
+#endif

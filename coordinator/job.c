@@ -1,0 +1,615 @@
+/*
+ * job.c - the MPI job and its one phase script.
+ *
+ * All ranks parse; rank 0 validates (before anything is created) and
+ * broadcasts a status, so every rank takes the same exit path. Then, per
+ * combination: broadcast it, prepare on every rank, agree that preparation
+ * worked; per phase: barrier, timed I/O, gather fixed-width results to
+ * rank 0, which stores the combination in one transaction. Only rank 0
+ * prints and touches the store.
+ */
+#include "job.h"
+
+#include "../common/clocksync.h"
+#include "../common/options.h"
+#include "../common/units.h"
+#include "../common/util.h"
+#include "../common/wire.h"
+#include "../worker/engine.h"
+#include "../worker/hostinfo.h"
+#include "../worker/worker.h"
+#include "report.h"
+#include "store.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uuid/uuid.h>
+
+#define PLAN_MAX (1 << 20)
+#define DEFAULT_CONF "./stcluster.conf"
+
+/* What a rank knows about the job; one per rank, on its stack. */
+struct job {
+	int rank, size;
+	struct st_config cfg;
+	const struct st_engine *engine;
+	char run_id[40];
+	char run_dir[64];
+	hwloc_topology_t topo;
+	struct st_host_info *hosts; /* all ranks (allgathered) */
+	int *roles;		    /* per rank, enum st_role */
+	int64_t *offsets, *rtts;    /* rank 0: per rank */
+	int64_t my_offset;	    /* this rank's clock - rank 0's */
+	int partner;		    /* whose files this rank reads with reorder */
+	struct st_store *store;	    /* rank 0 */
+	unsigned phases;	    /* mask of phases to run */
+	int quiet;
+	int combos_failed, store_failed;
+};
+
+static void usage_short(FILE *out)
+{
+	fprintf(out,
+		"stcluster: no options and no ./stcluster.conf\n"
+		"usage: mpirun -hostfile nodes stcluster --target DIR [options]   (see --help)\n"
+		"example:\n"
+		"  mpirun -np 4 stcluster --target /mnt/nfs/bench --block 4k,1m --threads 1,2 \\\n"
+		"         --size 1g --phases write,read --label 'nfs1 after upgrade'\n"
+		"  stcluster report\n");
+}
+
+/* Rank 0: read a plan file into *text (caller frees). */
+static int read_plan(const char *path, char **text, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = malloc(PLAN_MAX + 1);
+	size_t got = buf ? fread(buf, 1, PLAN_MAX + 1, f) : 0;
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad || got > PLAN_MAX) {
+		snprintf(err, n, "--plan: '%s' is %s", path,
+			 !buf ? "too large for memory" : bad ? "unreadable" : "larger than 1 MiB");
+		free(buf);
+		return -1;
+	}
+	buf[got] = '\0';
+	if (strlen(buf) != got) {
+		snprintf(err, n, "--plan: '%s' is not a text file", path);
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	return 0;
+}
+
+/* The --plan argument from argv, or NULL. */
+static const char *find_plan_arg(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--plan") == 0 && i + 1 < argc)
+			return argv[i + 1];
+		if (strncmp(argv[i], "--plan=", 7) == 0)
+			return argv[i] + 7;
+	}
+	return NULL;
+}
+
+/* Rank 0's checks that look at the file system; creates nothing. */
+static int validate_places(const struct job *j, char *err, size_t n)
+{
+	const struct st_config *c = &j->cfg;
+	if (c->o[ST_OPT_DRY_RUN].n)
+		return 0;
+	if (j->engine->caps & ST_EC_NEEDS_TARGET_DIR) {
+		const char *t = c->o[ST_OPT_TARGET].s;
+		struct stat st;
+		char real[4096];
+		if (stat(t, &st)) {
+			snprintf(err, n, "--target: '%s' does not exist", t);
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(err, n, "--target: '%s' is not a directory", t);
+			return -1;
+		}
+		if (realpath(t, real) && strcmp(real, "/") == 0) {
+			snprintf(err, n, "--target: '%s' is the root directory; give a directory to test in",
+				 t);
+			return -1;
+		}
+		if (access(t, W_OK | X_OK)) {
+			snprintf(err, n, "--target: '%s' is not writable", t);
+			return -1;
+		}
+	}
+	return st_store_check_path(c->o[ST_OPT_DB].s, 1, err, n);
+}
+
+/* Parse and validate on every rank; 0 to go on, else the exit status. */
+static int setup_config(struct job *j, int argc, char **argv)
+{
+	char err[ST_ERR_MAX] = "";
+	char *plan = NULL;
+	const char *plan_name = find_plan_arg(argc, argv);
+	int64_t len = 0;
+	int status = 0; /* 0 ok, 2 bad input, 3 usage */
+	if (j->rank == 0) {
+		if (!plan_name && argc == 1) {
+			if (access(DEFAULT_CONF, F_OK) == 0)
+				plan_name = DEFAULT_CONF;
+			else
+				status = 3;
+		}
+		if (!status && plan_name && read_plan(plan_name, &plan, err, sizeof(err)))
+			status = 2;
+		len = plan ? (int64_t)strlen(plan) : 0;
+	}
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (status) {
+		if (j->rank == 0) {
+			if (status == 3)
+				usage_short(stderr);
+			else
+				fprintf(stderr, "stcluster: %s\n", err);
+		}
+		return 2;
+	}
+	MPI_Bcast(&len, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	if (j->rank != 0)
+		plan = malloc((size_t)len + 1);
+	if (!plan && len)
+		st_die("out of memory for the plan");
+	if (len)
+		MPI_Bcast(plan, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (plan)
+		plan[len] = '\0';
+
+	/* every rank parses; the command line is read first so it wins */
+	st_config_defaults(&j->cfg);
+	int rc = st_config_parse_args(&j->cfg, argc, argv, err, sizeof(err));
+	if (!rc && plan_name)
+		rc = st_config_parse_plan(&j->cfg, plan ? plan : "", plan_name, err, sizeof(err));
+	free(plan);
+	if (!rc)
+		rc = st_config_check(&j->cfg, err, sizeof(err));
+	if (!rc) {
+		const char *missing;
+		j->engine = st_engine_find(st_options[ST_OPT_ENGINE].choices[j->cfg.o[ST_OPT_ENGINE].v[0]]);
+		if (!j->engine) {
+			snprintf(err, sizeof(err), "--engine: '%s' is not built into this stcluster",
+				 st_options[ST_OPT_ENGINE].choices[j->cfg.o[ST_OPT_ENGINE].v[0]]);
+			rc = -1;
+		} else if (st_engine_check(j->engine, &missing)) {
+			st_die("engine %s lacks %s", j->engine->name, missing);
+		}
+	}
+	if (j->rank == 0 && !rc)
+		rc = validate_places(j, err, sizeof(err));
+	status = rc ? 2 : 0;
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (status) {
+		if (j->rank == 0)
+			fprintf(stderr, "stcluster: %s\n", err);
+		return status;
+	}
+	/* rank 0's configuration is the run's, byte for byte */
+	MPI_Bcast(&j->cfg, (int)sizeof(j->cfg), MPI_BYTE, 0, MPI_COMM_WORLD);
+	j->phases = st_config_phases(&j->cfg);
+	j->quiet = j->cfg.o[ST_OPT_QUIET].n > 0;
+	return 0;
+}
+
+static void dry_run(const struct job *j)
+{
+	uint64_t n = st_plan_combos(&j->cfg);
+	int64_t it = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	printf("%llu combinations", (unsigned long long)n);
+	if (it > 1)
+		printf(" x %lld iterations = %llu runs", (long long)it,
+		       (unsigned long long)(n * (uint64_t)it));
+	printf(", phases:");
+	for (int p = 0; p < ST_PHASE_COUNT; p++)
+		if (j->phases & (1u << p))
+			printf(" %s", st_phase_names[p]);
+	printf("\n");
+	for (uint64_t i = 0; i < n; i++) {
+		struct st_combo c;
+		char text[1024];
+		st_plan_combo(&j->cfg, i, &c);
+		st_combo_text(&c, text, sizeof(text));
+		printf("%4llu  %s\n", (unsigned long long)i + 1, text);
+	}
+}
+
+/* Host facts of every rank, on every rank; the reorder partner. */
+static void describe_hosts(struct job *j)
+{
+	MPI_Comm local;
+	struct st_host_info me = { 0 };
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL, &local);
+	MPI_Comm_rank(local, &me.local_rank);
+	MPI_Comm_size(local, &me.local_size);
+	MPI_Comm_free(&local);
+	st_hostinfo_collect(j->topo, &me);
+	me.rank = (uint32_t)j->rank;
+	j->hosts = calloc((size_t)j->size, sizeof(*j->hosts));
+	j->roles = calloc((size_t)j->size, sizeof(*j->roles));
+	if (!j->hosts || !j->roles)
+		st_die("out of memory");
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, j->hosts, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (int r = 0; r < j->size; r++) {
+		if (j->hosts[r].version != ST_WIRE_VERSION)
+			st_die("rank %d runs another stcluster (wire version %u, mine %d)", r,
+			       j->hosts[r].version, ST_WIRE_VERSION);
+		j->roles[r] = ST_ROLE_CLIENT;
+	}
+	/* the next client on another host; else the next client; else itself */
+	j->partner = j->rank;
+	for (int k = 1; k < j->size; k++) {
+		int r = (j->rank + k) % j->size;
+		if (j->roles[r] != ST_ROLE_CLIENT)
+			continue;
+		if (strcmp(j->hosts[r].hostname, me.hostname) != 0) {
+			j->partner = r;
+			break;
+		}
+		if (j->partner == j->rank)
+			j->partner = r;
+	}
+}
+
+static int count_hosts(const struct job *j)
+{
+	int n = 0;
+	for (int r = 0; r < j->size; r++) {
+		int seen = 0;
+		for (int q = 0; q < r && !seen; q++)
+			seen = strcmp(j->hosts[q].hostname, j->hosts[r].hostname) == 0;
+		n += !seen;
+	}
+	return n;
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Why a combination cannot run at all (same answer on every rank). */
+static const char *skip_reason(const struct st_combo *c, char *buf, size_t n)
+{
+	int64_t block = c->v[ST_OPT_BLOCK], size = c->v[ST_OPT_SIZE];
+	if (size % block) {
+		char b[32], s[32];
+		st_format_size(block, b, sizeof(b));
+		st_format_size(size, s, sizeof(s));
+		snprintf(buf, n, "size=%s is not a multiple of block=%s", s, b);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Rank 0: one line per combination for the user. */
+static void progress_line(const struct job *j, const struct st_combo *c, uint64_t total,
+			  const struct st_phase_record *ph, int nph, const char *status)
+{
+	if (j->quiet)
+		return;
+	char text[1024];
+	st_combo_text(c, text, sizeof(text));
+	printf("[%u/%llu] %s", c->seq + 1, (unsigned long long)total, text);
+	if (c->iteration || j->cfg.o[ST_OPT_ITERATIONS].v[0] > 1)
+		printf(" iter=%u", c->iteration + 1);
+	printf(" :");
+	for (int i = 0; i < nph; i++) {
+		uint64_t bytes = 0;
+		int64_t s = INT64_MAX, e = INT64_MIN;
+		for (int r = 0; r < j->size; r++) {
+			const struct st_rank_result *rr = &ph[i].ranks[r];
+			if (rr->role != ST_ROLE_CLIENT || !rr->nthreads)
+				continue;
+			bytes += rr->bytes;
+			if (rr->start_ns < s)
+				s = rr->start_ns;
+			if (rr->end_ns > e)
+				e = rr->end_ns;
+		}
+		printf(" %s %.1f MB/s", st_phase_names[ph[i].phase],
+		       e > s ? (double)bytes * 1e3 / (double)(e - s) : 0.0);
+	}
+	if (strcmp(status, "ok"))
+		printf(" [%s]", status);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* The one phase script for one combination. */
+static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
+{
+	int64_t started = st_wall_ns();
+	char why[256];
+	const char *skip = skip_reason(c, why, sizeof(why));
+	if (skip) {
+		if (j->rank == 0) {
+			struct st_combo_record rec = { .run_id = j->run_id, .combo = c,
+						       .status = "skipped", .message = skip,
+						       .started_wall_ns = started,
+						       .finished_wall_ns = st_wall_ns(),
+						       .nranks = j->size };
+			char err[ST_ERR_MAX];
+			if (st_store_combo(j->store, &rec, err, sizeof(err))) {
+				fprintf(stderr, "stcluster: %s\n", err);
+				j->store_failed = 1;
+			}
+			if (!j->quiet)
+				printf("[%u/%llu] skipped: %s\n", c->seq + 1, (unsigned long long)total,
+				       skip);
+		}
+		return;
+	}
+
+	struct st_worker_args wa = {
+		.engine = j->engine, .cfg = &j->cfg, .combo = c, .topo = j->topo,
+		.rank = j->rank, .nranks = j->size,
+		.local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
+		.partner = j->partner, .clock_offset_ns = j->my_offset, .run_dir = j->run_dir,
+	};
+	struct st_prepare_status ps, *all_ps = NULL;
+	struct st_worker *w = st_worker_prepare(&wa, &ps);
+	if (!w)
+		st_die("out of memory preparing a combination");
+	if (j->rank == 0)
+		all_ps = calloc((size_t)j->size, sizeof(*all_ps));
+	MPI_Gather(&ps, (int)sizeof(ps), MPI_BYTE, all_ps, (int)sizeof(ps), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	int failed = ps.err != 0, any_failed = 0;
+	MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+
+	struct st_phase_record ph[ST_PHASE_COUNT];
+	int nph = 0, nt = st_worker_threads(w);
+	struct st_thread_result *mine = calloc((size_t)(nt ? nt : 1), sizeof(*mine));
+	int *counts = NULL, *displs = NULL;
+	if (!mine)
+		st_die("out of memory");
+	if (j->rank == 0) {
+		counts = calloc((size_t)j->size, sizeof(int));
+		displs = calloc((size_t)j->size, sizeof(int));
+		if (!counts || !displs || !all_ps)
+			st_die("out of memory");
+	}
+	int direct_fallback = (ps.flags & ST_TF_DIRECT_FALLBACK) != 0;
+	for (int p = 0; !any_failed && p < ST_PHASE_COUNT; p++) {
+		if (!(j->phases & (1u << p)))
+			continue;
+		struct st_rank_result rr, *all_rr = NULL;
+		struct st_thread_result *all_tr = NULL;
+		MPI_Barrier(MPI_COMM_WORLD);
+		int64_t release = st_now_ns();
+		st_worker_phase(w, p, release, &rr, mine);
+		if (j->rank == 0)
+			all_rr = calloc((size_t)j->size, sizeof(*all_rr));
+		MPI_Gather(&rr, (int)sizeof(rr), MPI_BYTE, all_rr, (int)sizeof(rr), MPI_BYTE, 0,
+			   MPI_COMM_WORLD);
+		int bytes = nt * (int)sizeof(*mine), total_threads = 0;
+		MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (j->rank == 0) {
+			for (int r = 0; r < j->size; r++) {
+				displs[r] = total_threads * (int)sizeof(*mine);
+				total_threads += counts[r] / (int)sizeof(*mine);
+				if (all_rr[r].version != ST_WIRE_VERSION)
+					st_die("rank %d sent a result of wire version %u", r,
+					       all_rr[r].version);
+				direct_fallback |= (all_rr[r].flags & ST_TF_DIRECT_FALLBACK) != 0;
+			}
+			all_tr = calloc((size_t)(total_threads ? total_threads : 1), sizeof(*all_tr));
+			if (!all_rr || !all_tr)
+				st_die("out of memory");
+		}
+		MPI_Gatherv(mine, bytes, MPI_BYTE, all_tr, counts, displs, MPI_BYTE, 0,
+			    MPI_COMM_WORLD);
+		if (j->rank == 0)
+			ph[nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
+							      .threads = all_tr,
+							      .nthreads = total_threads };
+	}
+	/* partners may still read this rank's files until everyone is here */
+	MPI_Barrier(MPI_COMM_WORLD);
+	st_worker_finish(w);
+
+	if (j->rank == 0) {
+		const char *status = "ok";
+		char msg[512] = "";
+		if (any_failed) {
+			status = "failed";
+			for (int r = 0; r < j->size; r++)
+				if (all_ps[r].err) {
+					snprintf(msg, sizeof(msg), "rank %d (%s): %s", r,
+						 j->hosts[r].hostname, all_ps[r].message);
+					break;
+				}
+			j->combos_failed++;
+		} else {
+			for (int i = 0; i < nph && !msg[0]; i++)
+				for (int r = 0; r < j->size; r++)
+					if (ph[i].ranks[r].error.err) {
+						status = "error";
+						snprintf(msg, sizeof(msg), "%s: rank %d (%s): %s",
+							 st_phase_names[ph[i].phase], r,
+							 j->hosts[r].hostname, ph[i].ranks[r].message);
+						break;
+					}
+		}
+		struct st_combo_record rec = {
+			.run_id = j->run_id, .combo = c, .status = status,
+			.message = msg[0] ? msg : NULL, .started_wall_ns = started,
+			.finished_wall_ns = st_wall_ns(), .direct_fallback = direct_fallback,
+			.nranks = j->size, .prep = all_ps, .phases = ph, .nphases = nph,
+		};
+		char err[ST_ERR_MAX];
+		if (st_store_combo(j->store, &rec, err, sizeof(err))) {
+			fprintf(stderr, "stcluster: %s\n", err);
+			j->store_failed = 1;
+		}
+		progress_line(j, c, total, ph, nph, status);
+		if (msg[0] && !j->quiet)
+			printf("    %s\n", msg);
+		for (int i = 0; i < nph; i++) {
+			free((void *)ph[i].ranks);
+			free((void *)ph[i].threads);
+		}
+	}
+	free(all_ps);
+	free(counts);
+	free(displs);
+	free(mine);
+}
+
+static int run_job(struct job *j, int argc, char **argv)
+{
+	char err[ST_ERR_MAX] = "";
+	if (j->rank == 0) {
+		uuid_t u;
+		uuid_generate(u);
+		uuid_unparse_lower(u, j->run_id);
+	}
+	MPI_Bcast(j->run_id, sizeof(j->run_id), MPI_CHAR, 0, MPI_COMM_WORLD);
+	snprintf(j->run_dir, sizeof(j->run_dir), "stcluster-%s", j->run_id);
+
+	if (hwloc_topology_init(&j->topo) || hwloc_topology_load(j->topo))
+		st_die("hwloc cannot load the topology");
+	describe_hosts(j);
+	j->offsets = calloc((size_t)j->size, sizeof(int64_t));
+	j->rtts = calloc((size_t)j->size, sizeof(int64_t));
+	if (!j->offsets || !j->rtts)
+		st_die("out of memory");
+	j->my_offset = st_clock_sync(MPI_COMM_WORLD, 20, j->offsets, j->rtts);
+
+	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	int status = 0;
+	if (j->rank == 0) {
+		char *cmd = join_argv(argc, argv);
+		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
+		struct st_run_record rec = {
+			.run_id = j->run_id, .cfg = &j->cfg, .command = cmd,
+			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
+			.combos_planned = total, .hosts = j->hosts, .roles = j->roles,
+			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
+		};
+		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+			status = 1;
+		free(cmd);
+		if (status)
+			fprintf(stderr, "stcluster: %s\n", err);
+		else if (!j->quiet)
+			printf("stcluster run %s: %llu combinations on %d ranks, %d hosts; store %s\n",
+			       j->run_id, (unsigned long long)total, j->size, rec.nhosts,
+			       j->cfg.o[ST_OPT_DB].s);
+		fflush(stdout);
+	}
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (status)
+		return 1;
+
+	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	for (uint64_t seq = 0; seq < total; seq++) {
+		struct st_combo c;
+		if (j->rank == 0) {
+			st_plan_combo(&j->cfg, seq / (uint64_t)iterations, &c);
+			c.seq = (uint32_t)seq;
+			c.iteration = (uint32_t)(seq % (uint64_t)iterations);
+		}
+		MPI_Bcast(&c, (int)sizeof(c), MPI_BYTE, 0, MPI_COMM_WORLD);
+		run_combo(j, &c, total);
+		MPI_Bcast(&j->store_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (j->store_failed)
+			break;
+	}
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	struct st_combo none;
+	st_plan_combo(&j->cfg, 0, &none);
+	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
+				     .rank = j->rank, .nranks = j->size, .run_dir = j->run_dir };
+	if (j->roles[j->rank] == ST_ROLE_CLIENT)
+		st_worker_remove_run_dir(&wa);
+
+	int rc = 0;
+	if (j->rank == 0) {
+		const char *run_status = j->store_failed ? "failed" : "complete";
+		if (st_store_end_run(j->store, j->run_id, run_status, err, sizeof(err))) {
+			fprintf(stderr, "stcluster: %s\n", err);
+			j->store_failed = 1;
+		}
+		if (!j->quiet && !j->store_failed) {
+			struct st_report_opts ro = ST_REPORT_OPTS_INIT;
+			ro.run = j->run_id;
+			printf("\n");
+			st_report_print(st_store_db(j->store), &ro, stdout);
+			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
+			       j->cfg.o[ST_OPT_DB].s);
+		}
+		if (j->combos_failed && !j->quiet)
+			printf("%d of %llu combinations failed to prepare\n", j->combos_failed,
+			       (unsigned long long)total);
+		rc = j->store_failed ? 1 : 0;
+	}
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return rc;
+}
+
+int st_cmd_run(int argc, char **argv)
+{
+	/* a singleton start (no mpirun) skips the slow network probing */
+	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK")) {
+		setenv("OMPI_MCA_pml", "ob1", 0);
+		setenv("OMPI_MCA_btl", "self,vader", 0);
+		setenv("OMPI_MCA_osc", "^ucx,rdma", 0);
+	}
+	int provided;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	struct job *j = calloc(1, sizeof(*j));
+	if (!j)
+		st_die("out of memory");
+	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	int rc = setup_config(j, argc, argv);
+	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
+		if (j->rank == 0)
+			dry_run(j);
+	} else if (!rc) {
+		rc = run_job(j, argc, argv);
+	}
+	fflush(stdout);
+	st_store_close(j->store);
+	if (j->topo)
+		hwloc_topology_destroy(j->topo);
+	free(j->hosts);
+	free(j->roles);
+	free(j->offsets);
+	free(j->rtts);
+	free(j);
+	MPI_Finalize();
+	return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * main.c - the stcluster binary: dispatch only.
+ */
+#include "../common/options.h"
+#include "job.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef ST_VERSION
+#define ST_VERSION "dev"
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (strcmp(argv[1], "report") == 0)
+			return st_cmd_report(argc - 1, argv + 1);
+		if (strcmp(argv[1], "runs") == 0)
+			return st_cmd_runs(argc - 1, argv + 1);
+		if (strcmp(argv[1], "query") == 0)
+			return st_cmd_query(argc - 1, argv + 1);
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
+			    (i == 1 && strcmp(argv[i], "help") == 0)) {
+				st_config_help(stdout);
+				return 0;
+			}
+			if (strcmp(argv[i], "--version") == 0) {
+				printf("stcluster %s\n", ST_VERSION);
+				return 0;
+			}
+		}
+	}
+	return st_cmd_run(argc, argv);
+}

@@ -1,0 +1,478 @@
+/*
+ * report.c - report, runs and query (see report.h).
+ *
+ * The figures are the store's views (sql/views.sql); this file only picks
+ * columns and prints. Every output format stays valid when a combination
+ * failed: failed rows carry NULL figures (null in JSON, empty in CSV).
+ */
+#include "report.h"
+
+#include "../common/options.h"
+#include "../common/units.h"
+#include "../common/util.h"
+#include "store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MBPS_NOTE "MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest start)"
+
+/* One printed cell: text of a column value. */
+static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t n)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL: buf[0] = '\0'; break;
+	case SQLITE_INTEGER: snprintf(buf, n, "%lld", (long long)sqlite3_column_int64(st, i)); break;
+	case SQLITE_FLOAT: snprintf(buf, n, "%.10g", sqlite3_column_double(st, i)); break;
+	default: snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, i)); break;
+	}
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+struct rows {
+	int ncol, nrow, cap;
+	char **cell;  /* nrow * ncol strings */
+	int *numeric; /* per column: right-align */
+};
+
+static void rows_free(struct rows *r)
+{
+	for (int i = 0; i < r->nrow * r->ncol; i++)
+		free(r->cell[i]);
+	free(r->cell);
+	free(r->numeric);
+}
+
+int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *out)
+{
+	int ncol = sqlite3_column_count(st), rc, first = 1;
+	char buf[4096];
+	struct rows r = { .ncol = ncol };
+	r.numeric = calloc((size_t)(ncol ? ncol : 1), sizeof(int));
+	if (!r.numeric)
+		return -1;
+	if (f == ST_FMT_JSON)
+		fputs("[", out);
+	if (f == ST_FMT_CSV)
+		for (int i = 0; i < ncol; i++) {
+			if (i)
+				fputc(',', out);
+			csv_field(out, sqlite3_column_name(st, i));
+		}
+	if (f == ST_FMT_CSV && ncol)
+		fputc('\n', out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (f == ST_FMT_CSV) {
+			for (int i = 0; i < ncol; i++) {
+				if (i)
+					fputc(',', out);
+				cell_text(st, i, buf, sizeof(buf));
+				csv_field(out, buf);
+			}
+			fputc('\n', out);
+		} else if (f == ST_FMT_JSON) {
+			fputs(first ? "\n  {" : ",\n  {", out);
+			for (int i = 0; i < ncol; i++) {
+				if (i)
+					fputs(", ", out);
+				json_string(out, sqlite3_column_name(st, i));
+				fputs(": ", out);
+				int t = sqlite3_column_type(st, i);
+				cell_text(st, i, buf, sizeof(buf));
+				if (t == SQLITE_NULL)
+					fputs("null", out);
+				else if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
+					fputs(buf, out);
+				else
+					json_string(out, buf);
+			}
+			fputs("}", out);
+		} else {
+			if (r.nrow == r.cap) {
+				r.cap = r.cap ? 2 * r.cap : 64;
+				char **nc = realloc(r.cell, (size_t)r.cap * (size_t)ncol * sizeof(char *));
+				if (!nc) {
+					rows_free(&r);
+					return -1;
+				}
+				r.cell = nc;
+			}
+			for (int i = 0; i < ncol; i++) {
+				int t = sqlite3_column_type(st, i);
+				if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
+					r.numeric[i] = 1;
+				cell_text(st, i, buf, sizeof(buf));
+				r.cell[r.nrow * ncol + i] = strdup(buf);
+			}
+			r.nrow++;
+		}
+		first = 0;
+	}
+	if (f == ST_FMT_JSON)
+		fputs(first ? "]\n" : "\n]\n", out);
+	if (rc != SQLITE_DONE) {
+		fprintf(stderr, "stcluster: query: %s\n", sqlite3_errmsg(sqlite3_db_handle(st)));
+		rows_free(&r);
+		return -1;
+	}
+	if (f == ST_FMT_TABLE || f == ST_FMT_MARKDOWN) {
+		int *w = calloc((size_t)(ncol ? ncol : 1), sizeof(int));
+		if (!w) {
+			rows_free(&r);
+			return -1;
+		}
+		for (int i = 0; i < ncol; i++) {
+			w[i] = (int)strlen(sqlite3_column_name(st, i));
+			for (int k = 0; k < r.nrow; k++) {
+				int l = (int)strlen(r.cell[k * ncol + i]);
+				if (l > w[i])
+					w[i] = l;
+			}
+		}
+		if (note)
+			fprintf(out, f == ST_FMT_MARKDOWN ? "%s\n\n" : "# %s\n", note);
+		const char *sep = f == ST_FMT_MARKDOWN ? " | " : "  ";
+		if (f == ST_FMT_MARKDOWN)
+			fputs("| ", out);
+		for (int i = 0; i < ncol; i++)
+			fprintf(out, "%s%-*s", i ? sep : "", w[i], sqlite3_column_name(st, i));
+		fputs(f == ST_FMT_MARKDOWN ? " |\n" : "\n", out);
+		if (f == ST_FMT_MARKDOWN) {
+			fputs("|", out);
+			for (int i = 0; i < ncol; i++) {
+				fputc(r.numeric[i] ? ' ' : ':', out);
+				for (int k = 0; k < w[i]; k++)
+					fputc('-', out);
+				fputs(r.numeric[i] ? ":|" : " |", out);
+			}
+			fputc('\n', out);
+		}
+		for (int k = 0; k < r.nrow; k++) {
+			if (f == ST_FMT_MARKDOWN)
+				fputs("| ", out);
+			for (int i = 0; i < ncol; i++) {
+				const char *c = r.cell[k * ncol + i];
+				if (f == ST_FMT_MARKDOWN && strchr(c, '|')) {
+					fputs(i ? sep : "", out);
+					for (; *c; c++)
+						fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, out);
+					continue;
+				}
+				if (r.numeric[i])
+					fprintf(out, "%s%*s", i ? sep : "", w[i], c);
+				else if (i == ncol - 1 && f == ST_FMT_TABLE)
+					fprintf(out, "%s%s", i ? sep : "", c);
+				else
+					fprintf(out, "%s%-*s", i ? sep : "", w[i], c);
+			}
+			fputs(f == ST_FMT_MARKDOWN ? " |\n" : "\n", out);
+		}
+		free(w);
+	}
+	rows_free(&r);
+	return 0;
+}
+
+/* The run id for "last", an exact id or a unique prefix; 0 or -1. */
+static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
+{
+	sqlite3_stmt *st;
+	const char *sql = strcmp(want, "last") == 0
+				  ? "SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 2"
+				  : "SELECT run_id FROM run WHERE run_id LIKE ?1 || '%' ESCAPE '\\' "
+				    "ORDER BY run_id LIMIT 2";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (strcmp(want, "last") != 0)
+		sqlite3_bind_text(st, 1, want, -1, SQLITE_TRANSIENT);
+	int found = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (found++ == 0)
+			st_copy(id, n, (const char *)sqlite3_column_text(st, 0));
+		if (strcmp(want, "last") == 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (found == 0) {
+		fprintf(stderr, "stcluster: --run: no run '%s' in the store\n", want);
+		return -1;
+	}
+	if (found > 1) {
+		fprintf(stderr, "stcluster: --run: '%s' matches several runs; give more of the id\n",
+			want);
+		return -1;
+	}
+	return 0;
+}
+
+int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
+{
+	char run[64];
+	if (resolve_run(db, o->run, run, sizeof(run)))
+		return 1;
+	/* options that vary within the run become columns */
+	char cols[2048] = "";
+	int shown = 0;
+	for (int pass = 0; pass < 2 && !shown; pass++)
+		for (int i = 0; i < ST_OPT_COUNT; i++) {
+			if (!(st_options[i].flags & ST_OF_SWEEP))
+				continue;
+			int show = 0;
+			if (pass == 0) {
+				char sql[256];
+				sqlite3_stmt *st;
+				snprintf(sql, sizeof(sql),
+					 "SELECT COUNT(DISTINCT \"%s\") FROM combo WHERE run_id = ?",
+					 st_options[i].name);
+				if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+					sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+					show = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 1;
+					sqlite3_finalize(st);
+				}
+			} else {
+				show = i == ST_OPT_BLOCK || i == ST_OPT_SIZE || i == ST_OPT_THREADS;
+			}
+			if (!show)
+				continue;
+			size_t l = strlen(cols);
+			if (st_options[i].type == ST_T_SIZE)
+				snprintf(cols + l, sizeof(cols) - l, "st_size(c.\"%s\") AS \"%s\", ",
+					 st_options[i].name, st_options[i].name);
+			else
+				snprintf(cols + l, sizeof(cols) - l, "c.\"%s\", ", st_options[i].name);
+			shown++;
+		}
+	char sql[8192];
+	snprintf(sql, sizeof(sql),
+		 "SELECT c.seq + 1 AS seq, %s"
+		 "CASE WHEN (SELECT MAX(iteration) FROM combo WHERE run_id = ?1) > 0 "
+		 "THEN c.iteration + 1 END AS iter, "
+		 "s.phase, COALESCE(s.status, c.status) AS status, "
+		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", "
+		 "ROUND(s.first_done_mbps, 1) AS \"first MB/s\", "
+		 "ROUND(s.min_client_mbps, 1) AS \"min client\", "
+		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
+		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
+		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
+		 "s.clients, s.errors, "
+		 "CASE WHEN c.status <> 'ok' THEN c.message END AS note "
+		 "FROM combo c LEFT JOIN phase_summary s ON s.combo_id = c.combo_id "
+		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR s.phase = ?2) "
+		 "ORDER BY %s",
+		 cols, o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, s.phase_order");
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));
+		return 1;
+	}
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+	if (o->phase)
+		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);
+	if (o->top)
+		sqlite3_bind_int(st, 3, o->top);
+	char note[512];
+	snprintf(note, sizeof(note), "run %s; %s", run, MBPS_NOTE);
+	int rc = st_print_rows(st, o->format, note, out);
+	sqlite3_finalize(st);
+	return rc ? 1 : 0;
+}
+
+static int parse_format(const char *s, enum st_format *f)
+{
+	static const char *const names[] = { "table", "csv", "json", "markdown" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum st_format)i;
+			return 0;
+		}
+	fprintf(stderr, "stcluster: --format: unknown value '%s' (one of: table, csv, json, markdown)\n",
+		s);
+	return -1;
+}
+
+/* Common option loop of the subcommands. Positional args go to *pos. */
+static int sub_args(int argc, char **argv, struct st_report_opts *o, const char **pos,
+		    int allow_run)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		char name[32] = "";
+		if (strncmp(a, "--", 2) == 0) {
+			const char *eq = strchr(a, '=');
+			size_t l = eq ? (size_t)(eq - a) : strlen(a);
+			if (l >= sizeof(name)) {
+				fprintf(stderr, "stcluster %s: unknown option '%s'\n", argv[0], a);
+				return -1;
+			}
+			memcpy(name, a, l);
+			name[l] = '\0';
+			if (eq)
+				v = eq + 1;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else {
+				fprintf(stderr, "stcluster %s: %s: missing value\n", argv[0], name);
+				return -1;
+			}
+		} else if (pos && !*pos) {
+			*pos = a;
+			continue;
+		} else {
+			fprintf(stderr, "stcluster %s: unexpected argument '%s'\n", argv[0], a);
+			return -1;
+		}
+		if (strcmp(name, "--db") == 0)
+			o->db = v;
+		else if (strcmp(name, "--format") == 0) {
+			if (parse_format(v, &o->format))
+				return -1;
+		} else if (allow_run && strcmp(name, "--run") == 0)
+			o->run = v;
+		else if (allow_run && strcmp(name, "--phase") == 0) {
+			int ok = 0;
+			for (int p = 0; p < ST_PHASE_COUNT; p++)
+				ok |= strcmp(v, st_phase_names[p]) == 0;
+			if (!ok) {
+				fprintf(stderr,
+					"stcluster %s: --phase: unknown phase '%s' (one of: write, rewrite, "
+					"read, reread, randread, randwrite)\n",
+					argv[0], v);
+				return -1;
+			}
+			o->phase = v;
+		} else if (allow_run && strcmp(name, "--top") == 0) {
+			int64_t n;
+			const char *why;
+			if (st_parse_count(v, &n, &why) || n < 1 || n > 1000000) {
+				fprintf(stderr, "stcluster %s: --top: invalid count '%s'\n", argv[0], v);
+				return -1;
+			}
+			o->top = (int)n;
+		} else {
+			fprintf(stderr, "stcluster %s: unknown option '%s'\n", argv[0], name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct st_store *open_ro(const char *path)
+{
+	char err[ST_ERR_MAX];
+	if (st_store_check_path(path, 0, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		return NULL;
+	}
+	struct st_store *s = st_store_open(path, 1, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		return NULL;
+	}
+	return s;
+}
+
+int st_cmd_report(int argc, char **argv)
+{
+	struct st_report_opts o = ST_REPORT_OPTS_INIT;
+	if (sub_args(argc, argv, &o, NULL, 1))
+		return 2;
+	struct st_store *s = open_ro(o.db);
+	if (!s)
+		return 2;
+	int rc = st_report_print(st_store_db(s), &o, stdout);
+	st_store_close(s);
+	return rc;
+}
+
+int st_cmd_runs(int argc, char **argv)
+{
+	struct st_report_opts o = ST_REPORT_OPTS_INIT;
+	if (sub_args(argc, argv, &o, NULL, 0))
+		return 2;
+	struct st_store *s = open_ro(o.db);
+	if (!s)
+		return 2;
+	sqlite3_stmt *st;
+	int rc = 1;
+	if (sqlite3_prepare_v2(st_store_db(s),
+			       "SELECT run_id, started_at, label, hosts, nranks AS ranks, "
+			       "combos_stored || '/' || combos_planned AS combinations, "
+			       "combos_failed AS failed, status FROM run_summary "
+			       "ORDER BY started_at, rowid",
+			       -1, &st, NULL) == SQLITE_OK) {
+		rc = st_print_rows(st, o.format, NULL, stdout) ? 1 : 0;
+		sqlite3_finalize(st);
+	} else {
+		fprintf(stderr, "stcluster: runs: %s\n", sqlite3_errmsg(st_store_db(s)));
+	}
+	st_store_close(s);
+	return rc;
+}
+
+int st_cmd_query(int argc, char **argv)
+{
+	struct st_report_opts o = ST_REPORT_OPTS_INIT;
+	const char *sql = NULL;
+	if (sub_args(argc, argv, &o, &sql, 0))
+		return 2;
+	if (!sql || !*sql) {
+		fprintf(stderr, "stcluster query: missing SQL (stcluster query \"SELECT ...\")\n");
+		return 2;
+	}
+	struct st_store *s = open_ro(o.db);
+	if (!s)
+		return 2;
+	int rc = 0;
+	const char *tail = sql;
+	while (tail && *tail) {
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(st_store_db(s), tail, -1, &st, &tail) != SQLITE_OK) {
+			fprintf(stderr, "stcluster: query: %s\n", sqlite3_errmsg(st_store_db(s)));
+			rc = 1;
+			break;
+		}
+		if (!st)
+			break; /* only whitespace or comments left */
+		if (st_print_rows(st, o.format, NULL, stdout))
+			rc = 1;
+		sqlite3_finalize(st);
+		if (rc)
+			break;
+	}
+	st_store_close(s);
+	return rc;
+}

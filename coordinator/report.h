@@ -1,0 +1,35 @@
+/*
+ * report.h - what the binary prints from the store, without MPI:
+ * `report`, `runs` and `query`, each as table, csv, json or markdown.
+ */
+#ifndef ST_REPORT_H
+#define ST_REPORT_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+enum st_format { ST_FMT_TABLE, ST_FMT_CSV, ST_FMT_JSON, ST_FMT_MARKDOWN };
+
+struct st_report_opts {
+	const char *db;	   /* store path */
+	const char *run;   /* run id, unique prefix, or "last" */
+	const char *phase; /* only this phase, or NULL */
+	int top;	   /* best N rows by aggregate MB/s; 0 = all, in run order */
+	enum st_format format;
+};
+#define ST_REPORT_OPTS_INIT { "./stcluster.db", "last", NULL, 0, ST_FMT_TABLE }
+
+/* Print every row of a prepared statement in a format; 0, or -1 with the
+ * SQLite error printed to stderr. `note` is printed above a table
+ * (table and markdown formats only). */
+int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *out);
+
+/* The report of one run. 0, 1 (no such run / SQL error). */
+int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out);
+
+/* Subcommands: argv[0] is the subcommand's name. Return the exit status. */
+int st_cmd_report(int argc, char **argv);
+int st_cmd_runs(int argc, char **argv);
+int st_cmd_query(int argc, char **argv);
+
+#endif

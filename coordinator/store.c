@@ -1,0 +1,603 @@
+/*
+ * store.c - the SQLite store (see store.h).
+ */
+#include "store.h"
+
+#include "../common/units.h"
+#include "../common/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ST_VERSION
+#define ST_VERSION "dev"
+#endif
+
+/* Migrations: entry v turns a store of version v-1 into version v. Version 1
+ * is sql/schema.sql itself; later versions append their ALTER statements. */
+static const char *const migrations[ST_SCHEMA_VERSION + 1] = { NULL, NULL };
+
+struct st_store {
+	sqlite3 *db;
+	int readonly;
+	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
+	sqlite3_stmt *ins_host;
+};
+
+static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int st_store_check_path(const char *path, int need_write, char *err, size_t n)
+{
+	char dir[ST_STR_MAX];
+	struct stat st;
+	if (st_copy(dir, sizeof(dir), path))
+		return fail(err, n, "--db: path is too long");
+	const char *d = dirname(dir);
+	if (stat(d, &st) || !S_ISDIR(st.st_mode))
+		return fail(err, n, "--db: directory '%s' does not exist", d);
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return fail(err, n, "--db: cannot stat '%s': %s", path, strerror(errno));
+		if (!need_write)
+			return fail(err, n, "--db: no store at '%s' (run a sweep first)", path);
+		if (access(d, W_OK | X_OK))
+			return fail(err, n, "--db: directory '%s' is not writable", d);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return fail(err, n, "--db: '%s' is not a regular file", path);
+	if (access(path, need_write ? R_OK | W_OK : R_OK))
+		return fail(err, n, "--db: '%s' is not %s", path, need_write ? "writable" : "readable");
+	/* WAL needs to create PATH-wal and PATH-shm beside the store */
+	if (need_write && access(d, W_OK | X_OK))
+		return fail(err, n, "--db: directory '%s' is not writable", d);
+	if (st.st_size == 0)
+		return 0;
+	unsigned char h[100];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, n, "--db: cannot open '%s': %s", path, strerror(errno));
+	ssize_t got = read(fd, h, sizeof(h));
+	close(fd);
+	if (got != (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
+		return fail(err, n, "--db: '%s' is not a SQLite database", path);
+	uint32_t uv = (uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 | (uint32_t)h[62] << 8 | h[63];
+	if (uv > ST_SCHEMA_VERSION)
+		return fail(err, n,
+			    "--db: '%s' has schema version %u; this stcluster knows up to %d (upgrade it)",
+			    path, uv, ST_SCHEMA_VERSION);
+	return 0;
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		fail(err, n, "store: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static const char *column_type(int id)
+{
+	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ? "TEXT"
+										     : "INTEGER";
+}
+
+/* One combo column per sweep option: add the ones an older store lacks. */
+static int add_option_columns(sqlite3 *db, char *err, size_t n)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		char sql[256];
+		int64_t have = 0;
+		snprintf(sql, sizeof(sql),
+			 "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = '%s'",
+			 st_options[i].name);
+		if (query_int(db, sql, &have))
+			return fail(err, n, "store: %s", sqlite3_errmsg(db));
+		if (have)
+			continue;
+		snprintf(sql, sizeof(sql), "ALTER TABLE combo ADD COLUMN \"%s\" %s",
+			 st_options[i].name, column_type(i));
+		if (exec(db, sql, err, n))
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const view_names[] = { "result", "phase_summary", "client_result",
+					  "run_summary" };
+
+static int migrate(sqlite3 *db, char *err, size_t n)
+{
+	int64_t v = 0, tables = 0;
+	if (exec(db, "BEGIN IMMEDIATE", err, n))
+		return -1;
+	if (query_int(db, "PRAGMA user_version", &v) ||
+	    query_int(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'", &tables)) {
+		fail(err, n, "store: %s", sqlite3_errmsg(db));
+		goto rollback;
+	}
+	if (v > ST_SCHEMA_VERSION) {
+		fail(err, n, "store has schema version %lld; this stcluster knows up to %d",
+		     (long long)v, ST_SCHEMA_VERSION);
+		goto rollback;
+	}
+	if (v == 0) {
+		if (tables) {
+			fail(err, n, "store: the database has tables but is not an stcluster store");
+			goto rollback;
+		}
+		if (exec(db, st_sql_schema, err, n))
+			goto rollback;
+	} else {
+		for (int64_t k = v + 1; k <= ST_SCHEMA_VERSION; k++)
+			if (migrations[k] && exec(db, migrations[k], err, n))
+				goto rollback;
+	}
+	if (add_option_columns(db, err, n))
+		goto rollback;
+	for (size_t i = 0; i < ST_ARRAY_LEN(view_names); i++) {
+		char sql[128];
+		snprintf(sql, sizeof(sql), "DROP VIEW IF EXISTS %s", view_names[i]);
+		if (exec(db, sql, err, n))
+			goto rollback;
+	}
+	if (exec(db, st_sql_views, err, n))
+		goto rollback;
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", ST_SCHEMA_VERSION);
+	if (exec(db, sql, err, n) || exec(db, "COMMIT", err, n))
+		goto rollback;
+	return 0;
+rollback:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t n)
+{
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static int prepare_all(struct st_store *s, char *err, size_t n)
+{
+	char cols[2048] = "", marks[512] = "";
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		size_t l = strlen(cols);
+		snprintf(cols + l, sizeof(cols) - l, ", \"%s\"", st_options[i].name);
+		l = strlen(marks);
+		snprintf(marks + l, sizeof(marks) - l, ", ?");
+	}
+	char sql[4096];
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO combo (run_id, seq, matrix_index, iteration, status, message, "
+		 "started_at, finished_at, direct_fallback%s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?%s)",
+		 cols, marks);
+	if (prepare(s, &s->ins_combo, sql, err, n) ||
+	    prepare(s, &s->ins_failure,
+		    "INSERT INTO combo_failure (combo_id, rank, errno, errno_name, op, message) "
+		    "VALUES (?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_phase,
+		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
+		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
+		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_rank,
+		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
+		    "release_ns, start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, "
+		    "deadline_hit, errno, errno_name, err_op, err_offset, err_count, message, "
+		    "lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_max_ns, hist) VALUES (?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_thread,
+		    "INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, "
+		    "start_ns, end_ns, cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, "
+		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_host,
+		    "INSERT INTO host (run_id, rank, hostname, addresses, role, local_rank, "
+		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
+		    "clock_offset_ns, clock_rtt_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?)",
+		    err, n))
+		return -1;
+	return 0;
+}
+
+/* SQL function st_size(bytes): "4k", "1m" (for readable reports). */
+static void sql_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	char buf[32];
+	st_format_size(sqlite3_value_int64(argv[0]), buf, sizeof(buf));
+	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
+{
+	struct st_store *s = calloc(1, sizeof(*s));
+	if (!s) {
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
+	s->readonly = readonly;
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path,
+		     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail_close;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_create_function(s->db, "st_size", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_size, NULL, NULL);
+	sqlite3_busy_timeout(s->db, 30000);
+	if (readonly) {
+		int64_t v = 0;
+		if (query_int(s->db, "PRAGMA user_version", &v)) {
+			fail(err, n, "--db: '%s': %s", path, sqlite3_errmsg(s->db));
+			goto fail_close;
+		}
+		if (v == 0 || v > ST_SCHEMA_VERSION) {
+			fail(err, n, "--db: '%s' is not a store this stcluster can read (schema %lld)",
+			     path, (long long)v);
+			goto fail_close;
+		}
+		return s;
+	}
+	/* WAL: readers never block the writer; FULL: a committed combination
+	 * survives a power cut, not only a crash */
+	if (exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+			"PRAGMA foreign_keys = ON",
+		 err, n) ||
+	    migrate(s->db, err, n) || prepare_all(s, err, n))
+		goto fail_close;
+	return s;
+fail_close:
+	st_store_close(s);
+	return NULL;
+}
+
+void st_store_close(struct st_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->ins_combo);
+	sqlite3_finalize(s->ins_failure);
+	sqlite3_finalize(s->ins_phase);
+	sqlite3_finalize(s->ins_rank);
+	sqlite3_finalize(s->ins_thread);
+	sqlite3_finalize(s->ins_host);
+	sqlite3_close_v2(s->db);
+	free(s);
+}
+
+sqlite3 *st_store_db(struct st_store *s)
+{
+	return s->db;
+}
+
+/* Bind helpers: positional, 1-based, in the order of the statement. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int step(struct st_store *s, sqlite3_stmt *st, char *err, size_t n)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static void iso(int64_t wall_ns, char *buf, size_t n)
+{
+	st_iso_time(wall_ns, buf, n);
+}
+
+int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n)
+{
+	char at[40], phases[256] = "", *plan = NULL;
+	size_t plan_len = 0;
+	iso(r->started_wall_ns, at, sizeof(at));
+	const struct st_config *cfg = r->cfg;
+	for (int p = 0; p < ST_PHASE_COUNT; p++)
+		if (st_config_phases(cfg) & (1u << p)) {
+			size_t l = strlen(phases);
+			snprintf(phases + l, sizeof(phases) - l, "%s%s", l ? "," : "", st_phase_names[p]);
+		}
+	FILE *mf = open_memstream(&plan, &plan_len);
+	if (!mf)
+		return fail(err, n, "store: out of memory");
+	st_config_dump(cfg, mf);
+	fclose(mf);
+
+	sqlite3_stmt *st = NULL;
+	if (exec(s->db, "BEGIN IMMEDIATE", err, n))
+		goto out;
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO run (run_id, started_at, status, label, command, plan, "
+			       "engine, target, phases, iterations, nranks, nhosts, combos_planned, "
+			       "stcluster_version) VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+			       "?, ?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto rollback;
+	}
+	bind_text(st, 1, r->run_id);
+	bind_text(st, 2, at);
+	bind_text(st, 3, cfg->o[ST_OPT_LABEL].s);
+	bind_text(st, 4, r->command);
+	bind_text(st, 5, plan);
+	bind_text(st, 6, st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]);
+	bind_text(st, 7, cfg->o[ST_OPT_TARGET].s);
+	bind_text(st, 8, phases);
+	sqlite3_bind_int64(st, 9, cfg->o[ST_OPT_ITERATIONS].v[0]);
+	sqlite3_bind_int(st, 10, r->nranks);
+	sqlite3_bind_int(st, 11, r->nhosts);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->combos_planned);
+	bind_text(st, 13, ST_VERSION);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto rollback;
+	}
+	for (int i = 0; i < r->nranks; i++) {
+		const struct st_host_info *h = &r->hosts[i];
+		sqlite3_stmt *q = s->ins_host;
+		bind_text(q, 1, r->run_id);
+		sqlite3_bind_int(q, 2, i);
+		bind_text(q, 3, h->hostname);
+		bind_text(q, 4, h->addresses);
+		bind_text(q, 5, st_role_names[r->roles[i]]);
+		sqlite3_bind_int(q, 6, h->local_rank);
+		sqlite3_bind_int(q, 7, h->local_size);
+		sqlite3_bind_int(q, 8, h->cores);
+		sqlite3_bind_int(q, 9, h->pus);
+		sqlite3_bind_int(q, 10, h->numa_nodes);
+		sqlite3_bind_int64(q, 11, h->mem_bytes);
+		bind_text(q, 12, h->kernel);
+		bind_text(q, 13, h->cpu_model);
+		sqlite3_bind_int(q, 14, h->pid);
+		sqlite3_bind_int64(q, 15, r->clock_offset_ns[i]);
+		sqlite3_bind_int64(q, 16, r->clock_rtt_ns[i]);
+		if (step(s, q, err, n))
+			goto rollback;
+	}
+	if (exec(s->db, "COMMIT", err, n))
+		goto rollback;
+	sqlite3_finalize(st);
+	free(plan);
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(plan);
+	return -1;
+}
+
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
+		     size_t n)
+{
+	char at[40];
+	iso(st_wall_ns(), at, sizeof(at));
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "UPDATE run SET status = ?, finished_at = ? WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	bind_text(st, 1, status);
+	bind_text(st, 2, at);
+	bind_text(st, 3, run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static void bind_errno(sqlite3_stmt *st, int i_num, int i_name, int err)
+{
+	char buf[16];
+	sqlite3_bind_int(st, i_num, err);
+	if (err)
+		bind_text(st, i_name, st_errno_name(err, buf, sizeof(buf)));
+	else
+		sqlite3_bind_null(st, i_name);
+}
+
+static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
+		       const struct st_phase_record *p, char *err, size_t n)
+{
+	const char *phase = st_phase_names[p->phase];
+	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
+	int any_err = 0;
+	struct st_hist h;
+	st_hist_init(&h);
+	for (int r = 0; r < nranks; r++) {
+		const struct st_rank_result *rr = &p->ranks[r];
+		if (rr->release_ns < rmin)
+			rmin = rr->release_ns;
+		if (rr->release_ns > rmax)
+			rmax = rr->release_ns;
+		any_err |= rr->error.err != 0;
+		st_hist_merge(&h, &rr->hist);
+
+		sqlite3_stmt *q = s->ins_rank;
+		char opbuf[16];
+		sqlite3_bind_int64(q, 1, combo_id);
+		bind_text(q, 2, phase);
+		sqlite3_bind_int(q, 3, (int)rr->rank);
+		bind_text(q, 4, st_role_names[rr->role]);
+		sqlite3_bind_int(q, 5, (int)rr->nthreads);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)rr->bytes);
+		sqlite3_bind_int64(q, 7, (sqlite3_int64)rr->ops);
+		sqlite3_bind_int64(q, 8, rr->release_ns);
+		if (rr->nthreads) {
+			sqlite3_bind_int64(q, 9, rr->start_ns);
+			sqlite3_bind_int64(q, 10, rr->end_ns);
+		}
+		sqlite3_bind_int64(q, 11, rr->cpu_user_us);
+		sqlite3_bind_int64(q, 12, rr->cpu_sys_us);
+		sqlite3_bind_int(q, 13, (rr->flags & ST_TF_DIRECT_FALLBACK) != 0);
+		sqlite3_bind_int(q, 14, (rr->flags & ST_TF_DEADLINE) != 0);
+		bind_errno(q, 15, 16, rr->error.err);
+		if (rr->error.err) {
+			snprintf(opbuf, sizeof(opbuf), "%s", st_op_names[rr->error.op]);
+			bind_text(q, 17, opbuf);
+			sqlite3_bind_int64(q, 18, (sqlite3_int64)rr->error.offset);
+			bind_text(q, 20, rr->message);
+		}
+		sqlite3_bind_int64(q, 19, (sqlite3_int64)rr->error.count);
+		if (rr->hist.count) {
+			sqlite3_bind_int64(q, 21, (sqlite3_int64)(rr->hist.sum_ns / rr->hist.count));
+			sqlite3_bind_int64(q, 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
+			sqlite3_bind_int64(q, 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
+			sqlite3_bind_int64(q, 24, (sqlite3_int64)rr->hist.max_ns);
+			sqlite3_bind_blob(q, 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
+		}
+		if (step(s, q, err, n))
+			return -1;
+	}
+	for (int i = 0; i < p->nthreads; i++) {
+		const struct st_thread_result *t = &p->threads[i];
+		sqlite3_stmt *q = s->ins_thread;
+		sqlite3_bind_int64(q, 1, combo_id);
+		bind_text(q, 2, phase);
+		sqlite3_bind_int(q, 3, (int)t->rank);
+		sqlite3_bind_int(q, 4, (int)t->thread);
+		sqlite3_bind_int64(q, 5, (sqlite3_int64)t->bytes);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->ops);
+		sqlite3_bind_int64(q, 7, t->start_ns);
+		sqlite3_bind_int64(q, 8, t->end_ns);
+		bind_text(q, 9, t->cpuset);
+		sqlite3_bind_int(q, 10, t->last_cpu);
+		sqlite3_bind_int(q, 11, t->error.err);
+		if (t->error.err) {
+			bind_text(q, 12, st_op_names[t->error.op]);
+			sqlite3_bind_int64(q, 13, (sqlite3_int64)t->error.offset);
+		}
+		if (t->hist.count) {
+			sqlite3_bind_int64(q, 14, (sqlite3_int64)st_hist_quantile(&t->hist, 0.5));
+			sqlite3_bind_int64(q, 15, (sqlite3_int64)st_hist_quantile(&t->hist, 0.99));
+			sqlite3_bind_int64(q, 16, (sqlite3_int64)t->hist.max_ns);
+		}
+		if (step(s, q, err, n))
+			return -1;
+	}
+	sqlite3_stmt *q = s->ins_phase;
+	sqlite3_bind_int64(q, 1, combo_id);
+	bind_text(q, 2, phase);
+	sqlite3_bind_int(q, 3, p->phase);
+	bind_text(q, 4, any_err ? "error" : "ok");
+	sqlite3_bind_int64(q, 5, rmin);
+	sqlite3_bind_int64(q, 6, rmax);
+	sqlite3_bind_int64(q, 7, rmax - rmin);
+	sqlite3_bind_int64(q, 8, (sqlite3_int64)h.count);
+	if (h.count) {
+		sqlite3_bind_int64(q, 9, (sqlite3_int64)(h.sum_ns / h.count));
+		sqlite3_bind_int64(q, 10, (sqlite3_int64)st_hist_quantile(&h, 0.5));
+		sqlite3_bind_int64(q, 11, (sqlite3_int64)st_hist_quantile(&h, 0.9));
+		sqlite3_bind_int64(q, 12, (sqlite3_int64)st_hist_quantile(&h, 0.99));
+		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
+	}
+	return step(s, q, err, n);
+}
+
+int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n)
+{
+	char t0[40], t1[40];
+	iso(c->started_wall_ns, t0, sizeof(t0));
+	iso(c->finished_wall_ns, t1, sizeof(t1));
+	if (exec(s->db, "BEGIN IMMEDIATE", err, n))
+		return -1;
+	sqlite3_stmt *q = s->ins_combo;
+	bind_text(q, 1, c->run_id);
+	sqlite3_bind_int(q, 2, (int)c->combo->seq);
+	sqlite3_bind_int(q, 3, (int)c->combo->index);
+	sqlite3_bind_int(q, 4, (int)c->combo->iteration);
+	bind_text(q, 5, c->status);
+	bind_text(q, 6, c->message);
+	bind_text(q, 7, t0);
+	bind_text(q, 8, t1);
+	sqlite3_bind_int(q, 9, c->direct_fallback);
+	int col = 10;
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		if (st_options[i].type == ST_T_ENUM)
+			bind_text(q, col++, st_options[i].choices[c->combo->v[i]]);
+		else
+			sqlite3_bind_int64(q, col++, c->combo->v[i]);
+	}
+	if (step(s, q, err, n))
+		goto rollback;
+	int64_t combo_id = sqlite3_last_insert_rowid(s->db);
+	for (int r = 0; c->prep && r < c->nranks; r++) {
+		const struct st_prepare_status *p = &c->prep[r];
+		if (!p->err)
+			continue;
+		sqlite3_stmt *f = s->ins_failure;
+		sqlite3_bind_int64(f, 1, combo_id);
+		sqlite3_bind_int(f, 2, r);
+		bind_errno(f, 3, 4, p->err);
+		bind_text(f, 5, st_op_names[p->op < ST_OP_COUNT ? p->op : 0]);
+		bind_text(f, 6, p->message);
+		if (step(s, f, err, n))
+			goto rollback;
+	}
+	for (int i = 0; i < c->nphases; i++)
+		if (store_phase(s, combo_id, c->nranks, &c->phases[i], err, n))
+			goto rollback;
+	if (exec(s->db, "COMMIT", err, n))
+		goto rollback;
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}

@@ -1,0 +1,89 @@
+/*
+ * store.h - the one SQLite module. Only rank 0 uses it.
+ *
+ * The store is a SQLite file in WAL mode; each combination is written in
+ * one transaction with statements prepared once, so a crash loses at most
+ * the combination in flight. The schema (sql/schema.sql, built into the
+ * binary) carries PRAGMA user_version; opening an older store migrates it,
+ * a newer one is refused. Views (sql/views.sql) are recreated on every
+ * read-write open.
+ */
+#ifndef ST_STORE_H
+#define ST_STORE_H
+
+#include "../common/options.h"
+#include "../common/wire.h"
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_SCHEMA_VERSION 1
+
+struct st_store;
+
+/*
+ * Check, without creating or changing anything, that path can be used as a
+ * store: its directory exists and is writable, and an existing file is a
+ * SQLite database of a schema this binary understands. 0 or -1 with err.
+ */
+int st_store_check_path(const char *path, int need_write, char *err, size_t n);
+
+/* Open (read-write: create and migrate; read-only: must exist). NULL with
+ * err on failure. */
+struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n);
+
+/* Close; accepts NULL. */
+void st_store_close(struct st_store *s);
+
+/* The connection, for reports and queries. */
+sqlite3 *st_store_db(struct st_store *s);
+
+struct st_run_record {
+	const char *run_id;
+	const struct st_config *cfg;
+	const char *command;   /* argv joined */
+	int64_t started_wall_ns;
+	int nranks, nhosts;
+	uint64_t combos_planned;
+	const struct st_host_info *hosts; /* nranks entries */
+	const int *roles;		  /* nranks entries, enum st_role */
+	const int64_t *clock_offset_ns;	  /* nranks entries */
+	const int64_t *clock_rtt_ns;	  /* nranks entries */
+};
+
+/* Insert the run and its hosts in one transaction. */
+int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
+
+/* Set run status ("complete", "failed", "aborted") and finish time. */
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
+		     size_t n);
+
+struct st_phase_record {
+	int phase;				  /* enum st_phase */
+	const struct st_rank_result *ranks;	  /* nranks entries */
+	const struct st_thread_result *threads;	  /* nthreads entries, all ranks */
+	int nthreads;
+};
+
+struct st_combo_record {
+	const char *run_id;
+	const struct st_combo *combo;
+	const char *status;	/* ok | error | failed | skipped */
+	const char *message;	/* NULL or why */
+	int64_t started_wall_ns, finished_wall_ns;
+	int direct_fallback;
+	int nranks;
+	const struct st_prepare_status *prep; /* nranks entries, or NULL */
+	const struct st_phase_record *phases;
+	int nphases;
+};
+
+/* Store one combination with every rank's facts in one transaction. */
+int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n);
+
+/* Embedded SQL text (generated from sql/ at build time). */
+extern const char st_sql_schema[];
+extern const char st_sql_views[];
+
+#endif

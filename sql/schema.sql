@@ -1,0 +1,146 @@
+-- stcluster store: tables (schema version 1, kept in PRAGMA user_version).
+--
+-- Raw facts only; every aggregate is a view (sql/views.sql), so a new
+-- metric is a view, not a migration. Times ending in _ns are nanoseconds
+-- on the run's common timeline (rank 0's CLOCK_MONOTONIC; each rank's clock
+-- offset is removed before its times are stored). Times ending in _at are
+-- ISO-8601 UTC wall-clock text. Bytes are bytes; MB/s in views is 10^6
+-- bytes per second.
+--
+-- The combo table gets one column per sweep option of the options table
+-- (block, size, threads, direct, ...): the store module adds any that are
+-- missing when it opens the store, so a new option needs no migration.
+
+CREATE TABLE run (
+	run_id          TEXT PRIMARY KEY,   -- libuuid, lower-case text
+	started_at      TEXT NOT NULL,
+	finished_at     TEXT,
+	status          TEXT NOT NULL,      -- running | complete | failed | aborted
+	label           TEXT,
+	command         TEXT,               -- argv as given, space separated
+	plan            TEXT,               -- the full effective configuration, plan format
+	engine          TEXT,
+	target          TEXT,
+	phases          TEXT,               -- comma list in run order
+	iterations      INTEGER,
+	nranks          INTEGER,
+	nhosts          INTEGER,
+	combos_planned  INTEGER,            -- combinations x iterations
+	stcluster_version TEXT
+);
+
+CREATE TABLE host (
+	run_id          TEXT NOT NULL REFERENCES run(run_id),
+	rank            INTEGER NOT NULL,
+	hostname        TEXT,
+	addresses       TEXT,               -- non-loopback, comma separated
+	role            TEXT,               -- client | server | idle
+	local_rank      INTEGER,            -- index among ranks on the host
+	local_size      INTEGER,            -- ranks on the host
+	cores           INTEGER,
+	pus             INTEGER,
+	numa_nodes      INTEGER,
+	mem_bytes       INTEGER,
+	kernel          TEXT,
+	cpu_model       TEXT,
+	pid             INTEGER,
+	clock_offset_ns INTEGER,            -- this rank's clock minus rank 0's
+	clock_rtt_ns    INTEGER,            -- round trip of the sample used
+	PRIMARY KEY (run_id, rank)
+);
+
+CREATE TABLE combo (
+	combo_id        INTEGER PRIMARY KEY,
+	run_id          TEXT NOT NULL REFERENCES run(run_id),
+	seq             INTEGER NOT NULL,   -- 0-based order in the run
+	matrix_index    INTEGER NOT NULL,   -- same options => same index
+	iteration       INTEGER NOT NULL,   -- 0-based repeat
+	status          TEXT NOT NULL,      -- ok | error (a phase saw errors) | failed | skipped
+	message         TEXT,
+	started_at      TEXT,
+	finished_at     TEXT,
+	direct_fallback INTEGER NOT NULL DEFAULT 0, -- O_DIRECT refused, ran buffered
+	UNIQUE (run_id, seq)
+);
+
+-- Why a combination failed to prepare, per rank that failed.
+CREATE TABLE combo_failure (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	rank            INTEGER NOT NULL,
+	errno           INTEGER,
+	errno_name      TEXT,
+	op              TEXT,
+	message         TEXT,
+	PRIMARY KEY (combo_id, rank)
+);
+
+-- One row per combination and phase: facts about the phase as a whole.
+CREATE TABLE phase_run (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,      -- write | rewrite | read | reread | randread | randwrite
+	phase_order     INTEGER NOT NULL,   -- position in the iozone order
+	status          TEXT NOT NULL,      -- ok | error
+	release_min_ns  INTEGER,            -- earliest barrier release
+	release_max_ns  INTEGER,            -- latest barrier release
+	skew_ns         INTEGER,            -- release_max_ns - release_min_ns
+	lat_count       INTEGER,            -- calls in the merged latency histogram
+	lat_mean_ns     INTEGER,
+	lat_p50_ns      INTEGER,
+	lat_p90_ns      INTEGER,
+	lat_p99_ns      INTEGER,
+	lat_max_ns      INTEGER,
+	PRIMARY KEY (combo_id, phase)
+);
+
+-- Raw facts per rank and phase.
+CREATE TABLE rank_result (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,
+	rank            INTEGER NOT NULL,
+	role            TEXT NOT NULL,
+	nthreads        INTEGER,
+	bytes           INTEGER,
+	ops             INTEGER,
+	release_ns      INTEGER,
+	start_ns        INTEGER,
+	end_ns          INTEGER,
+	cpu_user_us     INTEGER,            -- process CPU during the phase
+	cpu_sys_us      INTEGER,
+	direct_fallback INTEGER,
+	deadline_hit    INTEGER,
+	errno           INTEGER,            -- first error, 0 = none
+	errno_name      TEXT,
+	err_op          TEXT,
+	err_offset      INTEGER,
+	err_count       INTEGER,
+	message         TEXT,
+	lat_mean_ns     INTEGER,
+	lat_p50_ns      INTEGER,
+	lat_p99_ns      INTEGER,
+	lat_max_ns      INTEGER,
+	hist            BLOB,               -- struct st_hist buckets, little-endian u64
+	PRIMARY KEY (combo_id, phase, rank)
+);
+
+-- Raw facts per I/O thread.
+CREATE TABLE thread_result (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,
+	rank            INTEGER NOT NULL,
+	thread          INTEGER NOT NULL,
+	bytes           INTEGER,
+	ops             INTEGER,
+	start_ns        INTEGER,
+	end_ns          INTEGER,
+	cpuset          TEXT,               -- PUs it was bound to (hwloc list)
+	last_cpu        INTEGER,            -- PU it last ran on
+	errno           INTEGER,
+	err_op          TEXT,
+	err_offset      INTEGER,
+	lat_p50_ns      INTEGER,
+	lat_p99_ns      INTEGER,
+	lat_max_ns      INTEGER,
+	PRIMARY KEY (combo_id, phase, rank, thread)
+);
+
+CREATE INDEX combo_run ON combo(run_id);

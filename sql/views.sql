@@ -1,0 +1,76 @@
+-- stcluster store: views (dropped and created again whenever a run opens
+-- the store, so they always match the binary that wrote last).
+-- MB/s is 10^6 bytes per second. Only client ranks count in aggregates.
+
+-- Per client rank and phase: its own bandwidth.
+CREATE VIEW client_result AS
+SELECT r.*,
+       r.end_ns - r.start_ns AS span_ns,
+       CASE WHEN r.end_ns > r.start_ns
+            THEN r.bytes * 1000.0 / (r.end_ns - r.start_ns) END AS mbps
+FROM rank_result r
+WHERE r.role = 'client';
+
+-- Per combination and phase: the aggregate over all clients.
+--   agg_mbps        = sum(bytes) / (latest end - earliest start), as IOR
+--   first_done_mbps = bytes all clients had moved when the first client
+--                     finished (each at its own constant rate), over the
+--                     time from the earliest start to that moment
+--   fairness        = slowest client / fastest client (1 = even)
+--   jain            = Jain's index (sum x)^2 / (n sum x^2)
+CREATE VIEW phase_summary AS
+WITH g AS (
+	SELECT combo_id, phase,
+	       COUNT(*) AS clients, SUM(nthreads) AS threads,
+	       SUM(bytes) AS bytes, SUM(ops) AS ops,
+	       MIN(start_ns) AS start_ns, MAX(end_ns) AS end_ns, MIN(end_ns) AS first_end_ns,
+	       MIN(mbps) AS min_client_mbps, MAX(mbps) AS max_client_mbps,
+	       AVG(mbps) AS mean_client_mbps,
+	       SUM(mbps) AS sum_mbps, SUM(mbps * mbps) AS sum_mbps2, COUNT(mbps) AS n_mbps,
+	       SUM(err_count) AS errors, SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
+	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit
+	FROM client_result GROUP BY combo_id, phase
+), fd AS (
+	SELECT c.combo_id, c.phase,
+	       SUM(c.bytes * MAX(0.0, MIN(1.0, (g.first_end_ns - c.start_ns) * 1.0 /
+	                                  NULLIF(c.end_ns - c.start_ns, 0)))) AS bytes_at_first
+	FROM client_result c JOIN g USING (combo_id, phase)
+	GROUP BY c.combo_id, c.phase
+)
+SELECT k.run_id, g.combo_id, k.seq, k.iteration, g.phase, p.phase_order,
+       COALESCE(p.status, 'ok') AS status,
+       g.clients, g.threads, g.bytes, g.ops,
+       g.end_ns - g.start_ns AS span_ns,
+       g.bytes * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS agg_mbps,
+       fd.bytes_at_first * 1000.0 / NULLIF(g.first_end_ns - g.start_ns, 0) AS first_done_mbps,
+       g.bytes * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS last_done_mbps,
+       g.ops * 1e9 / NULLIF(g.end_ns - g.start_ns, 0) AS iops,
+       g.min_client_mbps, g.max_client_mbps, g.mean_client_mbps,
+       g.min_client_mbps / NULLIF(g.max_client_mbps, 0) AS fairness,
+       g.sum_mbps * g.sum_mbps / NULLIF(g.n_mbps * g.sum_mbps2, 0) AS jain,
+       p.skew_ns, p.lat_mean_ns, p.lat_p50_ns, p.lat_p90_ns, p.lat_p99_ns, p.lat_max_ns,
+       g.errors, g.cpu_us, g.direct_fallback, g.deadline_hit
+FROM g
+JOIN fd USING (combo_id, phase)
+JOIN combo k ON k.combo_id = g.combo_id
+LEFT JOIN phase_run p ON p.combo_id = g.combo_id AND p.phase = g.phase;
+
+-- Every option of the combination beside its phase figures: the table to
+-- load into a data frame.
+CREATE VIEW result AS
+SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threads AS total_threads,
+       s.bytes, s.ops, s.span_ns, s.agg_mbps, s.first_done_mbps, s.last_done_mbps, s.iops,
+       s.min_client_mbps, s.max_client_mbps, s.mean_client_mbps, s.fairness, s.jain,
+       s.skew_ns, s.lat_mean_ns, s.lat_p50_ns, s.lat_p90_ns, s.lat_p99_ns, s.lat_max_ns,
+       s.errors, s.cpu_us
+FROM combo c JOIN phase_summary s USING (combo_id);
+
+-- One line per run.
+CREATE VIEW run_summary AS
+SELECT r.run_id, r.started_at, r.finished_at, r.status, r.label, r.engine, r.target,
+       r.nranks, r.nhosts,
+       (SELECT group_concat(DISTINCT h.hostname) FROM host h WHERE h.run_id = r.run_id) AS hosts,
+       r.combos_planned,
+       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id) AS combos_stored,
+       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed
+FROM run r;

@@ -1,0 +1,79 @@
+/*
+ * engine.h - the one I/O engine interface.
+ *
+ * An engine is a const table of function pointers with a name, a version
+ * and capability flags; all engines are registered in st_engines[] (the
+ * only place an optional engine's #ifdef lives) and checked once when one
+ * is chosen. Engines keep their state in handles: a rank state made by
+ * setup() for one combination, and a thread state per I/O thread, owned by
+ * that thread (libnfs contexts are not thread-safe). Paths are relative to
+ * the target; an engine never touches anything outside it.
+ *
+ * Every call returns 0 (or a byte count) on success and -errno on failure;
+ * setup/thread_init also write one line of text into msg.
+ */
+#ifndef ST_ENGINE_H
+#define ST_ENGINE_H
+
+#include "../common/options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ST_EC_DIRECT 0x1u  /* honours ST_OPEN_DIRECT (cache bypass) */
+#define ST_EC_REAL_IO 0x2u /* does real storage I/O */
+#define ST_EC_NEEDS_TARGET_DIR 0x4u /* target is a local path that must exist */
+
+#define ST_OPEN_READ 0x1u
+#define ST_OPEN_WRITE 0x2u
+#define ST_OPEN_CREATE 0x4u /* create, truncate */
+#define ST_OPEN_DIRECT 0x8u /* bypass the client cache */
+
+struct st_posix_sys; /* system-call seam of the posix engine (engine_posix.c) */
+
+/* What an engine gets to set itself up for one combination on one rank. */
+struct st_engine_env {
+	const struct st_config *cfg;	  /* run options */
+	const struct st_combo *combo;	  /* this combination */
+	int rank;			  /* MPI rank */
+	int nranks;			  /* MPI size */
+	const struct st_posix_sys *sys;	  /* posix: system-call table, NULL = real */
+};
+
+struct st_engine {
+	const char *name;    /* as given to --engine */
+	const char *version; /* of the engine (and its library) */
+	unsigned caps;	     /* ST_EC_* */
+
+	int (*setup)(const struct st_engine_env *env, void **rank_state, char *msg, size_t n);
+	void (*teardown)(void *rank_state); /* accepts NULL */
+	int (*thread_init)(void *rank_state, int thread, void **thread_state, char *msg,
+			   size_t n);
+	void (*thread_fini)(void *thread_state); /* accepts NULL */
+
+	/* Open path; *direct_used says whether the cache bypass was granted. */
+	int (*open)(void *ts, const char *path, unsigned flags, void **fh, int *direct_used);
+	ssize_t (*pwrite)(void *ts, void *fh, const void *buf, size_t len, uint64_t off);
+	ssize_t (*pread)(void *ts, void *fh, void *buf, size_t len, uint64_t off);
+	int (*fsync)(void *ts, void *fh);
+	int (*close)(void *ts, void *fh);
+
+	/* Name-space operations of the rank (main thread only). */
+	int (*mkdir)(void *rank_state, const char *path);
+	int (*rmdir)(void *rank_state, const char *path);
+	int (*unlink)(void *rank_state, const char *path);
+};
+
+extern const struct st_engine *const st_engines[];
+
+/* The engine of that name, or NULL. */
+const struct st_engine *st_engine_find(const char *name);
+
+/* 0 when every entry of e is filled in; otherwise -1 with the missing one. */
+int st_engine_check(const struct st_engine *e, const char **missing);
+
+extern const struct st_engine st_engine_posix;
+extern const struct st_engine st_engine_null;
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * engine_null.c - an engine that does no I/O, for tests.
+ *
+ * Each read/write "takes" --null-delay: the thread sleeps until an absolute
+ * time on its own schedule (call k of a phase ends at t0 + (k+1) * delay),
+ * so oversleeping one call does not add up over a phase and the phase time
+ * is known in advance: ops x delay. --null-error ERRNO with
+ * --null-error-at N makes the Nth call of each thread (counted over the
+ * thread's life in the combination) fail with that errno.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct null_rank {
+	int64_t delay_ns; /* per call, ns */
+	int err;	  /* errno to inject, 0 none */
+	int64_t err_at;	  /* index of the failing call */
+};
+
+struct null_thread {
+	const struct null_rank *r;
+	int64_t calls;	      /* calls made so far */
+	struct timespec next; /* when the next call may end (CLOCK_MONOTONIC) */
+	int have_next;	      /* schedule started (reset at open) */
+};
+
+static int null_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
+{
+	(void)msg;
+	(void)n;
+	struct null_rank *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0];
+	if (env->cfg->o[ST_OPT_NULL_ERROR].n) {
+		r->err = (int)env->cfg->o[ST_OPT_NULL_ERROR].v[0];
+		r->err_at = env->cfg->o[ST_OPT_NULL_ERROR_AT].v[0];
+	}
+	*rs = r;
+	return 0;
+}
+
+static void null_teardown(void *rs)
+{
+	free(rs);
+}
+
+static int null_thread_init(void *rs, int thread, void **ts, char *msg, size_t n)
+{
+	(void)thread;
+	(void)msg;
+	(void)n;
+	struct null_thread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->r = rs;
+	*ts = t;
+	return 0;
+}
+
+static void null_thread_fini(void *ts)
+{
+	free(ts);
+}
+
+static int null_open(void *ts, const char *path, unsigned flags, void **fh, int *direct)
+{
+	(void)path;
+	struct null_thread *t = ts;
+	t->have_next = 0;
+	*direct = (flags & ST_OPEN_DIRECT) != 0;
+	*fh = t;
+	return 0;
+}
+
+static ssize_t null_call(struct null_thread *t, size_t len)
+{
+	int64_t k = t->calls++;
+	if (t->r->delay_ns > 0) {
+		if (!t->have_next) {
+			clock_gettime(CLOCK_MONOTONIC, &t->next);
+			t->have_next = 1;
+		}
+		int64_t ns = t->next.tv_nsec + t->r->delay_ns;
+		t->next.tv_sec += ns / 1000000000;
+		t->next.tv_nsec = ns % 1000000000;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t->next, NULL) == EINTR)
+			;
+	}
+	if (t->r->err && k == t->r->err_at)
+		return -t->r->err;
+	return (ssize_t)len;
+}
+
+static ssize_t null_pwrite(void *ts, void *fh, const void *buf, size_t len, uint64_t off)
+{
+	(void)fh;
+	(void)buf;
+	(void)off;
+	return null_call(ts, len);
+}
+
+static ssize_t null_pread(void *ts, void *fh, void *buf, size_t len, uint64_t off)
+{
+	(void)fh;
+	(void)buf;
+	(void)off;
+	return null_call(ts, len);
+}
+
+static int null_fh_op(void *ts, void *fh)
+{
+	(void)ts;
+	(void)fh;
+	return 0;
+}
+
+static int null_path_op(void *rs, const char *path)
+{
+	(void)rs;
+	(void)path;
+	return 0;
+}
+
+const struct st_engine st_engine_null = {
+	.name = "null",
+	.version = "1",
+	.caps = ST_EC_DIRECT,
+	.setup = null_setup,
+	.teardown = null_teardown,
+	.thread_init = null_thread_init,
+	.thread_fini = null_thread_fini,
+	.open = null_open,
+	.pwrite = null_pwrite,
+	.pread = null_pread,
+	.fsync = null_fh_op,
+	.close = null_fh_op,
+	.mkdir = null_path_op,
+	.rmdir = null_path_op,
+	.unlink = null_path_op,
+};

@@ -1,0 +1,204 @@
+/*
+ * engine_posix.c - files under a directory, through the kernel.
+ *
+ * The target directory is opened once per combination; every file is
+ * reached with *at() calls relative to it and O_NOFOLLOW, so the engine
+ * never leaves the target through a symbolic link. O_DIRECT is asked for
+ * when the combination says so; where the file system refuses it (tmpfs
+ * answers EINVAL) the file is opened buffered and the caller records that.
+ */
+#include "engine.h"
+#include "engine_posix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int real_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	return openat(dirfd, path, flags, mode);
+}
+
+const struct st_posix_sys st_posix_sys_real = {
+	.openat = real_openat,
+	.pwrite = pwrite,
+	.pread = pread,
+	.fsync = fsync,
+	.close = close,
+	.mkdirat = mkdirat,
+	.unlinkat = unlinkat,
+};
+
+struct posix_rank {
+	int dirfd;			/* the target directory */
+	const struct st_posix_sys *sys; /* system calls */
+};
+
+struct posix_file {
+	int fd;
+};
+
+static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
+{
+	struct posix_rank *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->sys = env->sys ? env->sys : &st_posix_sys_real;
+	const char *target = env->cfg->o[ST_OPT_TARGET].s;
+	r->dirfd = r->sys->openat(AT_FDCWD, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (r->dirfd < 0) {
+		int e = errno;
+		snprintf(msg, n, "open target %s: %s", target, strerror(e));
+		free(r);
+		return -e;
+	}
+	*rs = r;
+	return 0;
+}
+
+static void posix_teardown(void *rs)
+{
+	struct posix_rank *r = rs;
+	if (!r)
+		return;
+	r->sys->close(r->dirfd);
+	free(r);
+}
+
+static int posix_thread_init(void *rs, int thread, void **ts, char *msg, size_t n)
+{
+	(void)thread;
+	(void)msg;
+	(void)n;
+	*ts = rs; /* file descriptors need no per-thread state */
+	return 0;
+}
+
+static void posix_thread_fini(void *ts)
+{
+	(void)ts;
+}
+
+static int posix_open(void *ts, const char *path, unsigned flags, void **fh, int *direct)
+{
+	struct posix_rank *r = ts;
+	int of = O_CLOEXEC | O_NOFOLLOW;
+	if ((flags & ST_OPEN_READ) && (flags & ST_OPEN_WRITE))
+		of |= O_RDWR;
+	else if (flags & ST_OPEN_WRITE)
+		of |= O_WRONLY;
+	else
+		of |= O_RDONLY;
+	if (flags & ST_OPEN_CREATE)
+		of |= O_CREAT | O_TRUNC;
+	int fd = -1;
+	*direct = 0;
+	if (flags & ST_OPEN_DIRECT) {
+		fd = r->sys->openat(r->dirfd, path, of | O_DIRECT, 0644);
+		if (fd >= 0)
+			*direct = 1;
+		else if (errno != EINVAL)
+			return -errno;
+	}
+	if (fd < 0)
+		fd = r->sys->openat(r->dirfd, path, of, 0644);
+	if (fd < 0)
+		return -errno;
+	struct posix_file *f = malloc(sizeof(*f));
+	if (!f) {
+		r->sys->close(fd);
+		return -ENOMEM;
+	}
+	f->fd = fd;
+	*fh = f;
+	return 0;
+}
+
+/* Whole transfers: retry EINTR and continue short transfers; a transfer
+ * that makes no progress (end of file) returns what was done. */
+static ssize_t posix_xfer(struct posix_rank *r, struct posix_file *f, void *buf, size_t len,
+			  uint64_t off, int write)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write ? r->sys->pwrite(f->fd, (char *)buf + done, len - done,
+						   (off_t)(off + done))
+				  : r->sys->pread(f->fd, (char *)buf + done, len - done,
+						  (off_t)(off + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return done ? (ssize_t)done : -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static ssize_t posix_pwrite(void *ts, void *fh, const void *buf, size_t len, uint64_t off)
+{
+	return posix_xfer(ts, fh, (void *)buf, len, off, 1);
+}
+
+static ssize_t posix_pread(void *ts, void *fh, void *buf, size_t len, uint64_t off)
+{
+	return posix_xfer(ts, fh, buf, len, off, 0);
+}
+
+static int posix_fsync(void *ts, void *fh)
+{
+	struct posix_rank *r = ts;
+	struct posix_file *f = fh;
+	return r->sys->fsync(f->fd) ? -errno : 0;
+}
+
+static int posix_close(void *ts, void *fh)
+{
+	struct posix_rank *r = ts;
+	struct posix_file *f = fh;
+	int rc = r->sys->close(f->fd) ? -errno : 0;
+	free(f);
+	return rc;
+}
+
+static int posix_mkdir(void *rs, const char *path)
+{
+	struct posix_rank *r = rs;
+	return r->sys->mkdirat(r->dirfd, path, 0755) ? -errno : 0;
+}
+
+static int posix_rmdir(void *rs, const char *path)
+{
+	struct posix_rank *r = rs;
+	return r->sys->unlinkat(r->dirfd, path, AT_REMOVEDIR) ? -errno : 0;
+}
+
+static int posix_unlink(void *rs, const char *path)
+{
+	struct posix_rank *r = rs;
+	return r->sys->unlinkat(r->dirfd, path, 0) ? -errno : 0;
+}
+
+const struct st_engine st_engine_posix = {
+	.name = "posix",
+	.version = "1",
+	.caps = ST_EC_DIRECT | ST_EC_REAL_IO | ST_EC_NEEDS_TARGET_DIR,
+	.setup = posix_setup,
+	.teardown = posix_teardown,
+	.thread_init = posix_thread_init,
+	.thread_fini = posix_thread_fini,
+	.open = posix_open,
+	.pwrite = posix_pwrite,
+	.pread = posix_pread,
+	.fsync = posix_fsync,
+	.close = posix_close,
+	.mkdir = posix_mkdir,
+	.rmdir = posix_rmdir,
+	.unlink = posix_unlink,
+};

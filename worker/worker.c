@@ -1,0 +1,461 @@
+/*
+ * worker.c - the pinned I/O thread pool and the one phase loop.
+ *
+ * The phase loop is written once, with the direction and the order
+ * (sequential or a seeded permutation) as parameters. Each thread pins
+ * itself first and only then allocates and touches its buffer, so the
+ * buffer's pages live where the thread runs. Threads wait on a generation
+ * counter for the next command; the main thread waits until none is busy.
+ */
+#include "worker.h"
+
+#include "../common/perm.h"
+#include "../common/util.h"
+#include "pin.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CMD_NONE, CMD_PHASE, CMD_LAYOUT, CMD_QUIT };
+
+struct io_thread {
+	struct st_worker *w;
+	int index;		     /* thread number in the rank */
+	pthread_t tid;		     /* the thread */
+	int started;		     /* pthread_create succeeded */
+	void *ts;		     /* engine thread state */
+	unsigned char *buf;	     /* aligned, touched I/O buffer */
+	char cpuset[64];	     /* binding it got */
+	struct st_prepare_status ps; /* how its preparation went */
+	struct st_thread_result res; /* result of the last phase */
+};
+
+struct st_worker {
+	struct st_worker_args a;
+	const struct st_engine *e;
+	void *rs; /* engine rank state */
+	int nthreads;
+	int64_t block, size; /* bytes */
+	int dir_made;	     /* this rank created run_dir */
+	int files_made;	     /* threads may have created files */
+	struct io_thread *t;
+
+	pthread_mutex_t mu;
+	pthread_cond_t cmd_cv;	/* main -> threads: new command */
+	pthread_cond_t done_cv; /* threads -> main: one finished */
+	uint64_t gen;		/* command generation */
+	int cmd, phase;		/* current command */
+	int64_t deadline_ns;	/* local clock: stop issuing I/O after this */
+	int busy;		/* threads still working on the command */
+};
+
+void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/r%d.t%d", run_dir, rank, thread);
+}
+
+int st_worker_threads(const struct st_worker *w)
+{
+	return w ? w->nthreads : 0;
+}
+
+static int phase_is_write(int phase)
+{
+	return phase == ST_PHASE_WRITE || phase == ST_PHASE_REWRITE ||
+	       phase == ST_PHASE_RANDWRITE;
+}
+
+static int phase_is_random(int phase)
+{
+	return phase == ST_PHASE_RANDREAD || phase == ST_PHASE_RANDWRITE;
+}
+
+static void set_error(struct st_thread_result *r, int err, int op, int phase, uint64_t off)
+{
+	if (!r->error.err) {
+		r->error.err = err;
+		r->error.op = (uint32_t)op;
+		r->error.phase = phase;
+		r->error.offset = off;
+	}
+	r->error.count++;
+}
+
+static void fill_buffer(unsigned char *buf, size_t len, int random, uint64_t seed)
+{
+	if (!random) {
+		memset(buf, 0, len);
+		return;
+	}
+	uint64_t x = st_mix64(seed);
+	for (size_t i = 0; i + 8 <= len; i += 8) {
+		x = st_mix64(x);
+		memcpy(buf + i, &x, 8);
+	}
+	for (size_t i = len & ~(size_t)7; i < len; i++)
+		buf[i] = (unsigned char)st_mix64(x + i);
+}
+
+/* The one phase loop. `layout` writes the file untimed during preparation. */
+static void run_phase(struct io_thread *t, int phase, int layout)
+{
+	struct st_worker *w = t->w;
+	const struct st_combo *c = w->a.combo;
+	struct st_thread_result *r = &t->res;
+	int write = layout || phase_is_write(phase);
+	memset(r, 0, sizeof(*r));
+	r->version = ST_WIRE_VERSION;
+	r->rank = (uint32_t)w->a.rank;
+	r->thread = (uint32_t)t->index;
+	r->phase = (uint32_t)phase;
+	st_hist_init(&r->hist);
+	st_copy(r->cpuset, sizeof(r->cpuset), t->cpuset);
+
+	char path[ST_STR_MAX];
+	int owner = (!write && c->v[ST_OPT_REORDER]) ? w->a.partner : w->a.rank;
+	st_worker_file_path(w->a.run_dir, owner, t->index, path, sizeof(path));
+	unsigned flags = write ? ST_OPEN_WRITE : ST_OPEN_READ;
+	if (layout || phase == ST_PHASE_WRITE)
+		flags |= ST_OPEN_CREATE;
+	if (c->v[ST_OPT_DIRECT])
+		flags |= ST_OPEN_DIRECT;
+
+	uint64_t nblocks = (uint64_t)(w->size / w->block);
+	struct st_perm perm;
+	int random = !layout && phase_is_random(phase);
+	if (random)
+		st_perm_init(&perm, nblocks,
+			     st_mix64((uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0]) ^
+				     ((uint64_t)w->a.rank << 32) ^ ((uint64_t)t->index << 16) ^
+				     (uint64_t)phase);
+
+	int64_t start = st_now_ns();
+	void *fh = NULL;
+	int direct = 0;
+	int rc = w->e->open(t->ts, path, flags, &fh, &direct);
+	if (rc < 0) {
+		set_error(r, -rc, ST_OP_OPEN, phase, 0);
+		goto out_times;
+	}
+	if ((flags & ST_OPEN_DIRECT) && !direct)
+		r->flags |= ST_TF_DIRECT_FALLBACK;
+
+	for (uint64_t k = 0; k < nblocks; k++) {
+		uint64_t blk = random ? st_perm_next(&perm) : k;
+		uint64_t off = blk * (uint64_t)w->block;
+		int64_t t0 = st_now_ns();
+		if (!layout && t0 > w->deadline_ns) {
+			r->flags |= ST_TF_DEADLINE;
+			set_error(r, ETIMEDOUT, ST_OP_DEADLINE, phase, off);
+			break;
+		}
+		ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
+				  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
+		int64_t t1 = st_now_ns();
+		if (n < 0) {
+			set_error(r, (int)-n, write ? ST_OP_WRITE : ST_OP_READ, phase, off);
+			break;
+		}
+		st_hist_add(&r->hist, (uint64_t)(t1 - t0));
+		r->bytes += (uint64_t)n;
+		r->ops++;
+		if (n < w->block) {
+			/* a short transfer the engine could not complete: for a read,
+			 * the file is shorter than it should be */
+			set_error(r, write ? EIO : ENODATA, ST_OP_SHORT, phase, off + (uint64_t)n);
+			break;
+		}
+	}
+	if (write && c->v[ST_OPT_FSYNC] && !r->error.err) {
+		rc = w->e->fsync(t->ts, fh);
+		if (rc < 0)
+			set_error(r, -rc, ST_OP_FSYNC, phase, 0);
+	}
+	rc = w->e->close(t->ts, fh);
+	if (rc < 0)
+		set_error(r, -rc, ST_OP_CLOSE, phase, 0);
+out_times:;
+	int64_t end = st_now_ns();
+	r->start_ns = start - w->a.clock_offset_ns;
+	r->end_ns = end - w->a.clock_offset_ns;
+	r->last_cpu = -1;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	if (set && hwloc_get_last_cpu_location(w->a.topo, set, HWLOC_CPUBIND_THREAD) == 0)
+		r->last_cpu = hwloc_bitmap_first(set);
+	hwloc_bitmap_free(set);
+}
+
+static void prepare_fail(struct st_prepare_status *ps, int err, int op, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void prepare_fail(struct st_prepare_status *ps, int err, int op, const char *fmt, ...)
+{
+	if (ps->err)
+		return;
+	ps->err = err;
+	ps->op = (uint32_t)op;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ps->message, sizeof(ps->message), fmt, ap);
+	va_end(ap);
+}
+
+static void *io_thread_main(void *arg)
+{
+	struct io_thread *t = arg;
+	struct st_worker *w = t->w;
+	const struct st_combo *c = w->a.combo;
+	int last_cpu, rc;
+	char msg[200] = "";
+
+	/* pin first, then allocate and touch: the pages follow the thread */
+	rc = st_pin_self(w->a.topo, (enum st_bind)c->v[ST_OPT_BIND], w->a.local_rank,
+			 w->nthreads, t->index, t->cpuset, sizeof(t->cpuset), &last_cpu);
+	if (rc < 0)
+		prepare_fail(&t->ps, -rc, ST_OP_PIN, "thread %d: bind to %s: %s", t->index,
+			     st_options[ST_OPT_BIND].choices[c->v[ST_OPT_BIND]], strerror(-rc));
+	if (!t->ps.err) {
+		void *p = NULL;
+		rc = posix_memalign(&p, 4096, (size_t)w->block);
+		if (rc)
+			prepare_fail(&t->ps, rc, ST_OP_ALLOC, "thread %d: buffer of %lld bytes: %s",
+				     t->index, (long long)w->block, strerror(rc));
+		t->buf = p;
+	}
+	if (!t->ps.err) {
+		fill_buffer(t->buf, (size_t)w->block, c->v[ST_OPT_DATA] == 1,
+			    (uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0] ^ ((uint64_t)w->a.rank << 20) ^
+				    (uint64_t)t->index);
+		rc = w->e->thread_init(w->rs, t->index, &t->ts, msg, sizeof(msg));
+		if (rc < 0)
+			prepare_fail(&t->ps, -rc, ST_OP_PREPARE, "thread %d: %s", t->index,
+				     msg[0] ? msg : strerror(-rc));
+	}
+
+	uint64_t seen = 0;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		w->busy--;
+		pthread_cond_signal(&w->done_cv);
+		while (w->gen == seen)
+			pthread_cond_wait(&w->cmd_cv, &w->mu);
+		seen = w->gen;
+		int cmd = w->cmd, phase = w->phase;
+		pthread_mutex_unlock(&w->mu);
+		if (cmd == CMD_QUIT)
+			break;
+		if (!t->ps.err)
+			run_phase(t, phase, cmd == CMD_LAYOUT);
+		pthread_mutex_lock(&w->mu);
+	}
+	if (t->ts)
+		w->e->thread_fini(t->ts);
+	free(t->buf);
+	return NULL;
+}
+
+/* Give every thread a command and wait until all have done it. */
+static void command(struct st_worker *w, int cmd, int phase)
+{
+	pthread_mutex_lock(&w->mu);
+	w->cmd = cmd;
+	w->phase = phase;
+	if (cmd == CMD_LAYOUT || (cmd == CMD_PHASE && phase_is_write(phase)))
+		w->files_made = 1;
+	w->busy = 0;
+	for (int i = 0; i < w->nthreads; i++)
+		w->busy += w->t[i].started;
+	w->gen++;
+	pthread_cond_broadcast(&w->cmd_cv);
+	if (cmd != CMD_QUIT)
+		while (w->busy > 0)
+			pthread_cond_wait(&w->done_cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+struct st_worker *st_worker_prepare(const struct st_worker_args *a,
+				    struct st_prepare_status *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->version = ST_WIRE_VERSION;
+	struct st_worker *w = calloc(1, sizeof(*w));
+	if (!w) {
+		prepare_fail(ps, ENOMEM, ST_OP_ALLOC, "out of memory");
+		return NULL;
+	}
+	w->a = *a;
+	w->e = a->engine;
+	w->block = a->combo->v[ST_OPT_BLOCK];
+	w->size = a->combo->v[ST_OPT_SIZE];
+	w->nthreads = a->role == ST_ROLE_CLIENT ? (int)a->combo->v[ST_OPT_THREADS] : 0;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cmd_cv, NULL);
+	pthread_cond_init(&w->done_cv, NULL);
+
+	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
+				     .nranks = a->nranks, .sys = a->sys };
+	char msg[200] = "";
+	int rc = w->e->setup(&env, &w->rs, msg, sizeof(msg));
+	if (rc < 0) {
+		prepare_fail(ps, -rc, ST_OP_PREPARE, "%s engine: %s", w->e->name,
+			     msg[0] ? msg : strerror(-rc));
+		w->nthreads = 0;
+		return w;
+	}
+	if (w->nthreads == 0)
+		return w;
+	rc = w->e->mkdir(w->rs, a->run_dir);
+	if (rc == 0)
+		w->dir_made = 1;
+	else if (rc != -EEXIST) {
+		prepare_fail(ps, -rc, ST_OP_MKDIR, "mkdir %s: %s", a->run_dir, strerror(-rc));
+		w->nthreads = 0;
+		return w;
+	}
+
+	w->t = calloc((size_t)w->nthreads, sizeof(*w->t));
+	if (!w->t) {
+		prepare_fail(ps, ENOMEM, ST_OP_ALLOC, "out of memory");
+		w->nthreads = 0;
+		return w;
+	}
+	/* every thread starts busy and reports once its preparation is done */
+	pthread_mutex_lock(&w->mu);
+	for (int i = 0; i < w->nthreads; i++) {
+		struct io_thread *t = &w->t[i];
+		t->w = w;
+		t->index = i;
+		t->ps.version = ST_WIRE_VERSION;
+		rc = pthread_create(&t->tid, NULL, io_thread_main, t);
+		if (rc) {
+			prepare_fail(ps, rc, ST_OP_PREPARE, "start thread %d: %s", i, strerror(rc));
+			break;
+		}
+		t->started = 1;
+		w->busy++;
+	}
+	while (w->busy > 0)
+		pthread_cond_wait(&w->done_cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->t[i].ps.err) {
+			prepare_fail(ps, w->t[i].ps.err, (int)w->t[i].ps.op, "%s", w->t[i].ps.message);
+			break;
+		}
+	if (ps->err)
+		return w;
+
+	/* phases that need a file but come without a write phase: lay out untimed */
+	unsigned phases = st_config_phases(a->cfg);
+	if (phases && !(phases & (1u << ST_PHASE_WRITE))) {
+		w->deadline_ns = INT64_MAX;
+		command(w, CMD_LAYOUT, ST_PHASE_WRITE);
+		for (int i = 0; i < w->nthreads; i++)
+			if (w->t[i].res.error.err) {
+				const struct st_error *e = &w->t[i].res.error;
+				prepare_fail(ps, e->err, (int)e->op, "thread %d: laying out the file: %s %s",
+					     i, st_op_names[e->op], strerror(e->err));
+				break;
+			}
+		for (int i = 0; i < w->nthreads; i++)
+			if (w->t[i].res.flags & ST_TF_DIRECT_FALLBACK)
+				ps->flags |= ST_TF_DIRECT_FALLBACK;
+	}
+	return w;
+}
+
+void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
+		     struct st_rank_result *rr, struct st_thread_result *tr)
+{
+	memset(rr, 0, sizeof(*rr));
+	rr->version = ST_WIRE_VERSION;
+	rr->rank = (uint32_t)w->a.rank;
+	rr->phase = (uint32_t)phase;
+	rr->role = (uint32_t)w->a.role;
+	rr->release_ns = release_local_ns - w->a.clock_offset_ns;
+	st_hist_init(&rr->hist);
+	if (w->nthreads == 0)
+		return;
+	int64_t u0, s0, u1, s1;
+	w->deadline_ns = release_local_ns + w->a.cfg->o[ST_OPT_DEADLINE].v[0];
+	st_cpu_us(&u0, &s0);
+	command(w, CMD_PHASE, phase);
+	st_cpu_us(&u1, &s1);
+	rr->cpu_user_us = u1 - u0;
+	rr->cpu_sys_us = s1 - s0;
+	rr->nthreads = (uint32_t)w->nthreads;
+	rr->start_ns = INT64_MAX;
+	rr->end_ns = INT64_MIN;
+	for (int i = 0; i < w->nthreads; i++) {
+		const struct st_thread_result *r = &w->t[i].res;
+		tr[i] = *r;
+		rr->bytes += r->bytes;
+		rr->ops += r->ops;
+		rr->flags |= r->flags;
+		if (r->start_ns < rr->start_ns)
+			rr->start_ns = r->start_ns;
+		if (r->end_ns > rr->end_ns)
+			rr->end_ns = r->end_ns;
+		st_hist_merge(&rr->hist, &r->hist);
+		if (r->error.err) {
+			if (!rr->error.err) {
+				rr->error = r->error;
+				rr->error.count = 0;
+				char path[ST_STR_MAX];
+				int owner = (!phase_is_write(phase) && w->a.combo->v[ST_OPT_REORDER])
+						    ? w->a.partner
+						    : w->a.rank;
+				st_worker_file_path(w->a.run_dir, owner, i, path, sizeof(path));
+				snprintf(rr->message, sizeof(rr->message),
+					 "thread %d: %s %s at offset %llu: %s", i,
+					 st_op_names[r->error.op], path,
+					 (unsigned long long)r->error.offset, strerror(r->error.err));
+			}
+			rr->error.count += r->error.count;
+		}
+	}
+}
+
+int st_worker_remove_run_dir(const struct st_worker_args *a)
+{
+	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
+				     .nranks = a->nranks, .sys = a->sys };
+	void *rs = NULL;
+	char msg[200];
+	int rc = a->engine->setup(&env, &rs, msg, sizeof(msg));
+	if (rc < 0)
+		return rc;
+	rc = a->engine->rmdir(rs, a->run_dir);
+	a->engine->teardown(rs);
+	return rc == -ENOENT || rc == -ENOTEMPTY ? 0 : rc;
+}
+
+void st_worker_finish(struct st_worker *w)
+{
+	if (!w)
+		return;
+	if (w->t) {
+		command(w, CMD_QUIT, 0);
+		for (int i = 0; i < w->nthreads; i++)
+			if (w->t[i].started)
+				pthread_join(w->t[i].tid, NULL);
+	}
+	if (w->rs) {
+		/* only this rank's own files; the run directory stays until the run ends */
+		if (w->files_made)
+			for (int i = 0; i < w->nthreads; i++) {
+				char path[ST_STR_MAX];
+				st_worker_file_path(w->a.run_dir, w->a.rank, i, path, sizeof(path));
+				w->e->unlink(w->rs, path);
+			}
+		w->e->teardown(w->rs);
+	}
+	free(w->t);
+	pthread_cond_destroy(&w->done_cv);
+	pthread_cond_destroy(&w->cmd_cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}

@@ -1,0 +1,66 @@
+/*
+ * worker.h - what every rank runs for one combination: a pool of pinned I/O
+ * threads that execute the timed phases.
+ *
+ * Lifecycle: st_worker_prepare (engine setup, run directory, threads pinned,
+ * then buffers allocated and touched, files laid out when no write phase
+ * will) -> st_worker_phase for each phase -> st_worker_finish (threads
+ * joined, own files removed, engine torn down). Only the calling (MPI)
+ * thread calls these; the I/O threads never touch MPI.
+ */
+#ifndef ST_WORKER_H
+#define ST_WORKER_H
+
+#include "../common/options.h"
+#include "../common/wire.h"
+#include "engine.h"
+
+#include <hwloc.h>
+
+struct st_worker;
+
+struct st_worker_args {
+	const struct st_engine *engine;
+	const struct st_config *cfg;
+	const struct st_combo *combo;
+	hwloc_topology_t topo;		/* loaded once per rank, read-only */
+	const struct st_posix_sys *sys; /* posix seam, NULL = real */
+	int rank;			/* MPI rank */
+	int nranks;			/* MPI size */
+	int local_rank;			/* index among ranks of the same host */
+	int role;			/* enum st_role: only clients do I/O */
+	int partner;			/* rank whose files this rank reads (reorder) */
+	int64_t clock_offset_ns;	/* local clock - common clock, ns */
+	const char *run_dir;		/* "stcluster-<run id>", relative to the target */
+};
+
+/*
+ * Prepare one combination. Always returns a worker (NULL only when out of
+ * memory) that must be passed to st_worker_finish; ps says whether
+ * preparation worked (ps->err == 0) and otherwise what failed.
+ */
+struct st_worker *st_worker_prepare(const struct st_worker_args *a,
+				    struct st_prepare_status *ps);
+
+/* Threads of this worker (0 for a rank that does no I/O). */
+int st_worker_threads(const struct st_worker *w);
+
+/*
+ * Run one phase on every thread and wait for them. Times in the results
+ * are on the common timeline. tr must hold st_worker_threads() entries.
+ * release_local_ns is when the phase barrier released this rank.
+ */
+void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
+		     struct st_rank_result *rr, struct st_thread_result *tr);
+
+/* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
+void st_worker_finish(struct st_worker *w);
+
+/* At the end of a run (after a barrier): remove the run directory if it is
+ * empty. Missing or still in use by another rank of the host is not an error. */
+int st_worker_remove_run_dir(const struct st_worker_args *a);
+
+/* Path of the file of (rank, thread) under run_dir: "<run_dir>/r<rank>.t<thread>". */
+void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, size_t n);
+
+#endif
