@@ -432,7 +432,8 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		if (j->rank == 0)
 			ph[nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
 							      .threads = all_tr,
-							      .nthreads = total_threads };
+							      .nthreads = total_threads,
+							      .gathered_ns = st_now_ns() };
 	}
 	/* partners may still read this rank's files until everyone is here */
 	MPI_Barrier(MPI_COMM_WORLD);

@@ -239,6 +239,20 @@ static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 	return 0;
 }
 
+/* Whether the run repeated its combinations (--iterations > 1). */
+static int iterated(sqlite3 *db, const char *run)
+{
+	sqlite3_stmt *st;
+	int yes = 0;
+	if (sqlite3_prepare_v2(db, "SELECT MAX(iteration) FROM combo WHERE run_id = ?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	return yes;
+}
+
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 {
 	char run[64];
@@ -279,8 +293,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 	char sql[8192];
 	snprintf(sql, sizeof(sql),
 		 "SELECT c.seq + 1 AS seq, %s"
-		 "CASE WHEN (SELECT MAX(iteration) FROM combo WHERE run_id = ?1) > 0 "
-		 "THEN c.iteration + 1 END AS iter, "
+		 "%s"
 		 "s.phase, COALESCE(s.status, c.status) AS status, "
 		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", "
 		 "ROUND(s.first_done_mbps, 1) AS \"first MB/s\", "
@@ -293,7 +306,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "FROM combo c LEFT JOIN phase_summary s ON s.combo_id = c.combo_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR s.phase = ?2) "
 		 "ORDER BY %s",
-		 cols, o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, s.phase_order");
+		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "", o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, s.phase_order");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));

@@ -28,7 +28,7 @@ struct st_store {
 	sqlite3 *db;
 	int readonly;
 	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
-	sqlite3_stmt *ins_host;
+	sqlite3_stmt *ins_host, *set_stored;
 };
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -216,7 +216,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_phase,
 		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
 		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
-		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "lat_p99_ns, lat_max_ns, gathered_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_rank,
 		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
@@ -235,7 +236,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
 		    "clock_offset_ns, clock_rtt_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 		    "?, ?)",
-		    err, n))
+		    err, n) ||
+	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n))
 		return -1;
 	return 0;
 }
@@ -307,6 +309,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->ins_rank);
 	sqlite3_finalize(s->ins_thread);
 	sqlite3_finalize(s->ins_host);
+	sqlite3_finalize(s->set_stored);
 	sqlite3_close_v2(s->db);
 	free(s);
 }
@@ -546,6 +549,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		sqlite3_bind_int64(q, 12, (sqlite3_int64)st_hist_quantile(&h, 0.99));
 		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
 	}
+	sqlite3_bind_int64(q, 14, p->gathered_ns);
 	return step(s, q, err, n);
 }
 
@@ -594,7 +598,10 @@ int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *er
 	for (int i = 0; i < c->nphases; i++)
 		if (store_phase(s, combo_id, c->nranks, &c->phases[i], err, n))
 			goto rollback;
-	if (exec(s->db, "COMMIT", err, n))
+	/* rank 0's clock is the common timeline (its offset is 0) */
+	sqlite3_bind_int64(s->set_stored, 1, st_now_ns());
+	sqlite3_bind_int64(s->set_stored, 2, combo_id);
+	if (step(s, s->set_stored, err, n) || exec(s->db, "COMMIT", err, n))
 		goto rollback;
 	return 0;
 rollback:

@@ -64,6 +64,7 @@ struct st_phase_record {
 	const struct st_rank_result *ranks;	  /* nranks entries */
 	const struct st_thread_result *threads;	  /* nthreads entries, all ranks */
 	int nthreads;
+	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
 };
 
 struct st_combo_record {

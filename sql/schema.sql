@@ -60,6 +60,7 @@ CREATE TABLE combo (
 	started_at      TEXT,
 	finished_at     TEXT,
 	direct_fallback INTEGER NOT NULL DEFAULT 0, -- O_DIRECT refused, ran buffered
+	stored_ns       INTEGER,            -- rank 0's clock just before the commit
 	UNIQUE (run_id, seq)
 );
 
@@ -83,6 +84,7 @@ CREATE TABLE phase_run (
 	release_min_ns  INTEGER,            -- earliest barrier release
 	release_max_ns  INTEGER,            -- latest barrier release
 	skew_ns         INTEGER,            -- release_max_ns - release_min_ns
+	gathered_ns     INTEGER,            -- every rank's result had reached rank 0
 	lat_count       INTEGER,            -- calls in the merged latency histogram
 	lat_mean_ns     INTEGER,
 	lat_p50_ns      INTEGER,
