@@ -43,7 +43,7 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: all check check-one demo deps sanitize install clean unit bench
+.PHONY: all check demo deps sanitize install clean unit bench
 all: $(BIN) $(BUILD)/unit
 
 $(BUILD)/%.o: %.c
@@ -79,17 +79,18 @@ sanitize:
 	$(MAKE) BUILD=build-san EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" EXTRA_LDFLAGS="-fsanitize=address,undefined" all
 
 # the whole ladder: unit tests, then MPI jobs on this host, on both builds
-check: deps-check all sanitize
+# (a fresh make after deps, so pkg-config sees what deps installed)
+check: deps
+	$(MAKE) all
+	$(MAKE) sanitize
 	sh tests/run.sh
 
 # set-up on a fresh Debian 12 machine: what is missing, installed when root
 deps:
 	sh tests/deps.sh install
 
-deps-check:
-	@sh tests/deps.sh check
-
-demo: deps all
+demo: deps
+	$(MAKE) all
 	sh tests/demo.sh
 
 bench: all

@@ -46,6 +46,8 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 				"null engine: errno (name or number) to inject" },
 	[ST_OPT_NULL_ERROR_AT] = { "null-error-at", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0,
 				   "0", "null engine: the Nth read/write of each thread fails (0-based)" },
+	[ST_OPT_NULL_FAIL_SETUP] = { "null-fail-setup", "RANK", ST_T_COUNT, 0, NULL, 0, 1 << 20, 0,
+				     NULL, "null engine: preparation fails on this rank (EIO)" },
 	[ST_OPT_PLAN] = { "plan", "FILE", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, NULL,
 			  "read options from FILE (key = v1,v2 lines); the command line wins" },
 	[ST_OPT_DRY_RUN] = { "dry-run", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, NULL,
@@ -334,12 +336,20 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 
 int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 {
-	if (!cfg->o[ST_OPT_TARGET].n && !cfg->o[ST_OPT_DRY_RUN].n)
+	if (!cfg->o[ST_OPT_TARGET].n && !cfg->o[ST_OPT_DRY_RUN].n && cfg->o[ST_OPT_ENGINE].v[0] != 1)
 		return fail(err, errn, NULL, "--target: missing (the directory to test)");
 	if (!cfg->o[ST_OPT_DB].n)
 		return fail(err, errn, NULL, "--db: missing");
-	if (cfg->o[ST_OPT_NULL_ERROR].n && cfg->o[ST_OPT_ENGINE].v[0] != 1)
-		return fail(err, errn, NULL, "--null-error: only the null engine injects errors");
+	/* the null engine's knobs mean nothing elsewhere: a value other than the
+	 * default is a mistake worth stopping for */
+	static const int null_only[] = { ST_OPT_NULL_DELAY, ST_OPT_NULL_ERROR, ST_OPT_NULL_ERROR_AT,
+					 ST_OPT_NULL_FAIL_SETUP };
+	for (size_t i = 0; i < ST_ARRAY_LEN(null_only); i++) {
+		const struct st_optval *ov = &cfg->o[null_only[i]];
+		if (cfg->o[ST_OPT_ENGINE].v[0] != 1 && ov->n && (!st_options[null_only[i]].def || ov->v[0]))
+			return fail(err, errn, NULL, "--%s: only for --engine null",
+				    st_options[null_only[i]].name);
+	}
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
 		return fail(err, errn, NULL,

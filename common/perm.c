@@ -28,12 +28,32 @@ void st_perm_init(struct st_perm *p, uint64_t n, uint64_t seed)
 	if (p->mask == 0)
 		p->c = 0;
 	p->x = st_mix64(h1 ^ h2) & p->mask;
+	int bits = 0;
+	while ((1ULL << bits) < m)
+		bits++;
+	p->shift = (bits + 1) / 2;
+}
+
+/* A bijection of [0, mask]: xor-shift right and odd multiplication are both
+ * invertible modulo a power of two. */
+static uint64_t scramble(const struct st_perm *p, uint64_t y)
+{
+	if (p->mask < 3)
+		return y;
+	y ^= y >> p->shift;
+	y = (y * 0x9e3779b97f4a7c15ULL) & p->mask;
+	y ^= y >> p->shift;
+	y = (y * 0xbf58476d1ce4e5b9ULL) & p->mask;
+	y ^= y >> p->shift;
+	return y;
 }
 
 uint64_t st_perm_next(struct st_perm *p)
 {
-	do
+	uint64_t y;
+	do {
 		p->x = (p->a * p->x + p->c) & p->mask;
-	while (p->x >= p->n);
-	return p->x;
+		y = scramble(p, p->x);
+	} while (y >= p->n);
+	return y;
 }

@@ -3,7 +3,9 @@
  *
  * A full-period linear congruential generator modulo the next power of two
  * m >= n (c odd, a = 1 mod 4: Hull-Dobell) visits every value of [0, m)
- * exactly once per period; values >= n are skipped ("cycle walking"), so
+ * exactly once per period; each is scrambled by a bijection of [0, m)
+ * (xor-shifts and odd multipliers modulo m), which hides the LCG's regular
+ * low bits; values >= n are skipped ("cycle walking"), so
  * n calls of st_perm_next return every block index exactly once, in an
  * order fixed by the seed. Less than two steps per value on average.
  */
@@ -17,6 +19,7 @@ struct st_perm {
 	uint64_t mask; /* m - 1 */
 	uint64_t a, c; /* multiplier (1 mod 4) and increment (odd) */
 	uint64_t x;    /* current state */
+	int shift;     /* half the bits of m, for the scramble */
 };
 
 void st_perm_init(struct st_perm *p, uint64_t n, uint64_t seed);

@@ -44,9 +44,9 @@ struct job {
 	hwloc_topology_t topo;
 	struct st_host_info *hosts; /* all ranks (allgathered) */
 	int *roles;		    /* per rank, enum st_role */
+	int *partners;		    /* per rank: whose files it reads with reorder */
 	int64_t *offsets, *rtts;    /* rank 0: per rank */
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
-	int partner;		    /* whose files this rank reads with reorder */
 	struct st_store *store;	    /* rank 0 */
 	unsigned phases;	    /* mask of phases to run */
 	int quiet;
@@ -231,7 +231,24 @@ static void dry_run(const struct job *j)
 	}
 }
 
-/* Host facts of every rank, on every rank; the reorder partner. */
+/* Whose files rank r reads with reorder=on: the next client on another
+ * host; else the next client; else its own. */
+static int read_partner(const struct job *j, int r)
+{
+	int p = r;
+	for (int k = 1; k < j->size; k++) {
+		int q = (r + k) % j->size;
+		if (j->roles[q] != ST_ROLE_CLIENT)
+			continue;
+		if (strcmp(j->hosts[q].hostname, j->hosts[r].hostname) != 0)
+			return q;
+		if (p == r)
+			p = q;
+	}
+	return p;
+}
+
+/* Host facts of every rank, on every rank; the reorder partners. */
 static void describe_hosts(struct job *j)
 {
 	MPI_Comm local;
@@ -254,19 +271,11 @@ static void describe_hosts(struct job *j)
 			       j->hosts[r].version, ST_WIRE_VERSION);
 		j->roles[r] = ST_ROLE_CLIENT;
 	}
-	/* the next client on another host; else the next client; else itself */
-	j->partner = j->rank;
-	for (int k = 1; k < j->size; k++) {
-		int r = (j->rank + k) % j->size;
-		if (j->roles[r] != ST_ROLE_CLIENT)
-			continue;
-		if (strcmp(j->hosts[r].hostname, me.hostname) != 0) {
-			j->partner = r;
-			break;
-		}
-		if (j->partner == j->rank)
-			j->partner = r;
-	}
+	j->partners = calloc((size_t)j->size, sizeof(int));
+	if (!j->partners)
+		st_die("out of memory");
+	for (int r = 0; r < j->size; r++)
+		j->partners[r] = read_partner(j, r);
 }
 
 static int count_hosts(const struct job *j)
@@ -374,7 +383,7 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		.engine = j->engine, .cfg = &j->cfg, .combo = c, .topo = j->topo,
 		.rank = j->rank, .nranks = j->size,
 		.local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
-		.partner = j->partner, .clock_offset_ns = j->my_offset, .run_dir = j->run_dir,
+		.partner = j->partners[j->rank], .clock_offset_ns = j->my_offset, .run_dir = j->run_dir,
 	};
 	struct st_prepare_status ps, *all_ps = NULL;
 	struct st_worker *w = st_worker_prepare(&wa, &ps);
@@ -517,6 +526,7 @@ static int run_job(struct job *j, int argc, char **argv)
 			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
 			.combos_planned = total, .hosts = j->hosts, .roles = j->roles,
 			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
+			.partners = j->partners,
 		};
 		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
 			status = 1;
@@ -608,6 +618,7 @@ int st_cmd_run(int argc, char **argv)
 		hwloc_topology_destroy(j->topo);
 	free(j->hosts);
 	free(j->roles);
+	free(j->partners);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

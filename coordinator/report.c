@@ -257,7 +257,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 {
 	char run[64];
 	if (resolve_run(db, o->run, run, sizeof(run)))
-		return 1;
+		return 2;
 	/* options that vary within the run become columns */
 	char cols[2048] = "";
 	int shown = 0;
@@ -345,10 +345,15 @@ static int sub_args(int argc, char **argv, struct st_report_opts *o, const char 
 		const char *a = argv[i], *v = NULL;
 		char name[32] = "";
 		if (strncmp(a, "--", 2) == 0) {
+			static const char *const known[] = { "--db", "--format", "--run", "--phase",
+							     "--top" };
 			const char *eq = strchr(a, '=');
 			size_t l = eq ? (size_t)(eq - a) : strlen(a);
-			if (l >= sizeof(name)) {
-				fprintf(stderr, "stcluster %s: unknown option '%s'\n", argv[0], a);
+			int ok = 0;
+			for (int k = 0; k < (allow_run ? 5 : 2); k++)
+				ok |= strlen(known[k]) == l && strncmp(known[k], a, l) == 0;
+			if (!ok || l >= sizeof(name)) {
+				fprintf(stderr, "stcluster %s: unknown option '%.*s'\n", argv[0], (int)l, a);
 				return -1;
 			}
 			memcpy(name, a, l);
@@ -475,13 +480,13 @@ int st_cmd_query(int argc, char **argv)
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(st_store_db(s), tail, -1, &st, &tail) != SQLITE_OK) {
 			fprintf(stderr, "stcluster: query: %s\n", sqlite3_errmsg(st_store_db(s)));
-			rc = 1;
+			rc = 2;
 			break;
 		}
 		if (!st)
 			break; /* only whitespace or comments left */
 		if (st_print_rows(st, o.format, NULL, stdout))
-			rc = 1;
+			rc = 2;
 		sqlite3_finalize(st);
 		if (rc)
 			break;

@@ -234,8 +234,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_host,
 		    "INSERT INTO host (run_id, rank, hostname, addresses, role, local_rank, "
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
-		    "clock_offset_ns, clock_rtt_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?)",
+		    "clock_offset_ns, clock_rtt_ns, read_partner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n))
 		return -1;
@@ -303,6 +303,12 @@ void st_store_close(struct st_store *s)
 {
 	if (!s)
 		return;
+	/* Leave the store in rollback-journal mode when no one else has it
+	 * open: readers of a WAL store create PATH-wal and PATH-shm (and leave
+	 * them), which a read-only `query` must not do. Another open
+	 * connection makes this fail harmlessly; WAL returns on the next run. */
+	if (!s->readonly && s->db)
+		sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
 	sqlite3_finalize(s->ins_combo);
 	sqlite3_finalize(s->ins_failure);
 	sqlite3_finalize(s->ins_phase);
@@ -408,6 +414,7 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 		sqlite3_bind_int(q, 14, h->pid);
 		sqlite3_bind_int64(q, 15, r->clock_offset_ns[i]);
 		sqlite3_bind_int64(q, 16, r->clock_rtt_ns[i]);
+		sqlite3_bind_int(q, 17, r->partners[i]);
 		if (step(s, q, err, n))
 			goto rollback;
 	}

@@ -50,6 +50,7 @@ struct st_run_record {
 	const int *roles;		  /* nranks entries, enum st_role */
 	const int64_t *clock_offset_ns;	  /* nranks entries */
 	const int64_t *clock_rtt_ns;	  /* nranks entries */
+	const int *partners;		  /* nranks entries: reorder read partner */
 };
 
 /* Insert the run and its hosts in one transaction. */

@@ -46,6 +46,7 @@ CREATE TABLE host (
 	pid             INTEGER,
 	clock_offset_ns INTEGER,            -- this rank's clock minus rank 0's
 	clock_rtt_ns    INTEGER,            -- round trip of the sample used
+	read_partner    INTEGER,            -- rank whose files this rank reads (reorder=on)
 	PRIMARY KEY (run_id, rank)
 );
 

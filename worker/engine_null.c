@@ -11,6 +11,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,8 +31,11 @@ struct null_thread {
 
 static int null_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
 {
-	(void)msg;
-	(void)n;
+	if (env->cfg->o[ST_OPT_NULL_FAIL_SETUP].n &&
+	    env->cfg->o[ST_OPT_NULL_FAIL_SETUP].v[0] == env->rank) {
+		snprintf(msg, n, "injected setup failure on rank %d (--null-fail-setup)", env->rank);
+		return -EIO;
+	}
 	struct null_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

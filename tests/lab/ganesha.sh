@@ -10,6 +10,9 @@
 #   GANESHA_MNT_PORT      MOUNT port (default 20048)
 #   GANESHA_WAIT          seconds start waits for the server to serve (default 15)
 #   GANESHA_STOP_WAIT     seconds stop waits after SIGTERM before SIGKILL (default 6)
+#   GANESHA_ATTR_EXPIRATION  export Attr_Expiration_Time (default 0: no attribute/dirent
+#                         caching, so files made or removed directly in EXPORT_DIR show over
+#                         NFS at once; ganesha's own default, 60, hides them for about a minute)
 #   GANESHA_RPCBIND_NET   "private" (default): rpcbind runs in its own empty network namespace;
 #                         ganesha still registers with it through the private /run/rpcbind.sock,
 #                         and nothing listens on port 111, so any number of instances (and a
@@ -39,21 +42,22 @@ EOF
 	exit 2
 }
 
-# starttime (field 22 of /proc/PID/stat) of a live, non-zombie process; fails otherwise
+# proc_start PID: set _start to the starttime (field 22 of /proc/PID/stat) of a live, non-zombie
+# process; fail otherwise. No forks: stop polls this often.
 proc_start() {
-	local st rest
-	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	rest=${st##*) }              # fields from 3 on (comm may contain spaces or parens)
-	set -- $rest
-	[ "$1" != Z ] && [ "$1" != X ] || return 1
-	echo "${20}"
+	local st
+	local -a fl
+	_start=
+	{ read -r st < "/proc/$1/stat"; } 2>/dev/null || return 1
+	# fields from 3 on (comm, field 2, may contain spaces or parens): fl[0]=state, fl[19]=starttime
+	read -r -a fl <<< "${st##*) }"
+	case ${fl[0]} in Z | X) return 1 ;; esac
+	_start=${fl[19]}
 }
 
 # alive PID STARTTIME: the very process recorded at start is still running (not a zombie)
 alive() {
-	local s
-	s=$(proc_start "$1") || return 1
-	[ "$s" = "$2" ]
+	proc_start "$1" && [ "$_start" = "$2" ]
 }
 
 valid_port() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le 65535 ]; }
@@ -74,7 +78,7 @@ url_of() { # ADDR NFSPORT MNTPORT VERSION
 }
 
 cmd_url() {
-	[ $# -ge 1 ] && [ $# -le 2 ] || usage
+	if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 	local ver=${2:-3}
 	[ "$ver" = 3 ] || [ "$ver" = 4 ] || die "VERSION must be 3 or 4"
 	read_env "$1"
@@ -102,6 +106,7 @@ term_wait() {
 cmd_stop() {
 	[ $# -eq 1 ] || usage
 	local sd=$1 info=$1/pids.info wait=${GANESHA_STOP_WAIT:-6}
+	[[ $wait =~ ^[0-9]+$ ]] || die "bad GANESHA_STOP_WAIT '$wait'"
 	[ -f "$info" ] || return 0            # never started, or already stopped
 	local -a pids=() starts=() roles=() first=() rest=()
 	local role pid st i n
@@ -131,11 +136,31 @@ cmd_stop() {
 	return 0
 }
 
+# record_pids: write STATE_DIR/pids.info and pids for whatever cmd_start has started so far
+# (uses cmd_start's locals sd launcher gp rp wp)
+record_pids() {
+	local r p
+	[ -z "$wp" ] && [ -s "$sd/wrapper.pid" ] && wp=$(cat "$sd/wrapper.pid")
+	[ -z "$rp" ] && [ -s "$sd/rpcbind.pid" ] && rp=$(cat "$sd/rpcbind.pid")
+	[ -z "$gp" ] && [ -s "$sd/ganesha.child.pid" ] && gp=$(cat "$sd/ganesha.child.pid")
+	[ -z "$wp" ] && wp=$launcher
+	for r in ganesha:$gp rpcbind:$rp wrapper:$wp; do
+		p=${r#*:}
+		[ -n "$p" ] || continue
+		proc_start "$p" || continue
+		echo "${r%%:*} $p $_start"
+	done > "$sd/pids.info"
+	awk '{print $2}' "$sd/pids.info" > "$sd/pids"
+}
+
 cmd_start() {
-	[ $# -ge 2 ] && [ $# -le 3 ] || usage
+	if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage; fi
 	local sd=$1 ex=$2 addr=${3:-127.0.0.1}
 	local nfsport=${GANESHA_NFS_PORT:-2049} mntport=${GANESHA_MNT_PORT:-20048}
 	local waitmax=${GANESHA_WAIT:-15} rpcnet=${GANESHA_RPCBIND_NET:-private}
+	local attrexp=${GANESHA_ATTR_EXPIRATION:-0}
+	[[ $waitmax =~ ^[0-9]+$ ]] || die "bad GANESHA_WAIT '$waitmax'"
+	[[ $attrexp =~ ^-?[0-9]+$ ]] || die "bad GANESHA_ATTR_EXPIRATION '$attrexp'"
 	valid_port "$nfsport" || die "bad GANESHA_NFS_PORT '$nfsport'"
 	valid_port "$mntport" || die "bad GANESHA_MNT_PORT '$mntport'"
 	[ "$rpcnet" = private ] || [ "$rpcnet" = shared ] || die "GANESHA_RPCBIND_NET must be private or shared"
@@ -149,6 +174,9 @@ cmd_start() {
 	ex=$(realpath "$ex") || die "cannot resolve $ex"
 	mkdir -p "$sd" || die "cannot create $sd"
 	sd=$(realpath "$sd") || die "cannot resolve $sd"
+	# /run is replaced by a private tmpfs inside the server's mount namespace
+	case $sd/ in /run/* | /var/run/*) die "STATE_DIR must not be under /run (hidden from the server)" ;; esac
+	case $ex/ in /run/* | /var/run/*) die "EXPORT_DIR must not be under /run (hidden from the server)" ;; esac
 	case $sd in *[[:space:]\"\\]*) die "STATE_DIR must not contain spaces, quotes or backslashes" ;; esac
 	case $ex in *[[:space:]\"\\]*) die "EXPORT_DIR must not contain spaces, quotes or backslashes" ;; esac
 	# an instance already recorded here?
@@ -210,6 +238,7 @@ EXPORT {
 	Access_Type = RW;
 	Squash = No_Root_Squash;
 	SecType = sys;
+	Attr_Expiration_Time = $attrexp;
 	FSAL {
 		Name = VFS;
 	}
@@ -252,23 +281,32 @@ kill -TERM $rp 2>/dev/null
 while kill -0 $rp 2>/dev/null; do wait $rp; done
 exit 0
 EOF
-	local t0=$EPOCHREALTIME
+	local t0=$EPOCHREALTIME launcher="" gp="" rp="" wp=""
+	# interrupted from here on: stop what was started, do not leave it running unrecorded
+	trap 'record_pids; cmd_stop "$sd" >/dev/null 2>&1; exit 130' INT TERM HUP
 	# setsid: own session, so a Ctrl-C in the caller's terminal does not hit the server
-	setsid unshare --mount --propagation private /bin/sh "$sd/inner.sh" "$sd" "$rpcnet" \
-		</dev/null >>"$sd/lab.log" 2>&1 &
-	local launcher=$!
+	# Close every inherited fd above 2 first: a daemon holding e.g. the caller's pipe would make
+	# a "$(...)" or a test runner wait for EOF forever.
+	(
+		for f in "/proc/$BASHPID/fd"/*; do
+			n=${f##*/}
+			[ "$n" -gt 2 ] 2>/dev/null && eval "exec $n>&-"
+		done
+		exec setsid unshare --mount --propagation private /bin/sh "$sd/inner.sh" "$sd" "$rpcnet"
+	) </dev/null >>"$sd/lab.log" 2>&1 &
+	launcher=$!
 
 	local url3 url4
 	url3=$(url_of "$addr" "$nfsport" "$mntport" 3)
 	url4=$(url_of "$addr" "$nfsport" "$mntport" 4)
-	local deadline=$((SECONDS + waitmax)) why="" ok=0 gp="" rp="" wp=""
+	local deadline=$((SECONDS + waitmax)) why="" ok=0
 	while :; do
 		[ -z "$wp" ] && [ -s "$sd/wrapper.pid" ] && wp=$(cat "$sd/wrapper.pid")
 		[ -z "$rp" ] && [ -s "$sd/rpcbind.pid" ] && rp=$(cat "$sd/rpcbind.pid")
 		[ -z "$gp" ] && [ -s "$sd/ganesha.child.pid" ] && gp=$(cat "$sd/ganesha.child.pid")
 		if [ -f "$sd/inner.failed" ]; then why=$(cat "$sd/inner.failed"); break; fi
 		if [ -n "$gp" ]; then
-			if ! kill -0 "$gp" 2>/dev/null || [ -z "$(proc_start "$gp")" ]; then
+			if ! proc_start "$gp"; then
 				why="ganesha.nfsd exited during start"; break
 			fi
 			if timeout 5 nfs-ls "$url3" >/dev/null 2>&1 && timeout 5 nfs-ls "$url4" >/dev/null 2>&1; then
@@ -282,17 +320,8 @@ EOF
 		fi
 		sleep 0.1
 	done
-	# record what was started (whatever got started, so stop can clean up on failure too)
-	[ -z "$wp" ] && wp=$launcher
-	{
-		local r p s
-		for r in ganesha:$gp rpcbind:$rp wrapper:$wp; do
-			p=${r#*:}; [ -n "$p" ] || continue
-			s=$(proc_start "$p") || continue
-			echo "${r%%:*} $p $s"
-		done
-	} > "$sd/pids.info"
-	awk '{print $2}' "$sd/pids.info" > "$sd/pids"
+	trap - INT TERM HUP
+	record_pids
 	if [ $ok = 1 ]; then
 		local ms=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
 		echo "started in ${ms} ms: ganesha $gp, rpcbind $rp, wrapper $wp; $url3" >> "$sd/lab.log"

@@ -1,0 +1,482 @@
+#!/bin/sh
+# tests/bench/run.sh - stcluster's benchmark suite (run on demand: make bench).
+#
+#   1. the same workload through stcluster (posix engine), fio (psync) and dd:
+#      a. 1 MiB sequential O_DIRECT write + read on a local disk file system
+#      b. 4 KiB random read + random write on a private tmpfs
+#      each measurement repeated BENCH_REPS times (tools interleaved, order
+#      rotated every repeat), median reported, with the ratios and targets
+#   2. phase turnaround of the coordinator (null engine, 4 and 16 ranks)
+#   3. peak RSS per rank of a posix run (GNU time around every rank)
+#
+# Everything it creates (work directories, the tmpfs mount, background dd
+# processes) is removed on exit. A MISS is information: the exit status is 0
+# unless the suite itself could not run. See tests/bench/README.md.
+#
+# Knobs (environment): BENCH_REPS (3), BENCH_DISK_DIR (first suitable of
+# /var/tmp /work $HOME), BENCH_DISK_SIZE (512m per thread), BENCH_TMPFS_SIZE
+# (256m per thread), BENCH_NP ("4 16"), BENCH_ITER (10), STCLUSTER (./stcluster).
+
+set -u
+LC_ALL=C
+export LC_ALL
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+
+ST=${STCLUSTER:-$ROOT/stcluster}
+REPS=${BENCH_REPS:-3}
+DISK_SIZE=${BENCH_DISK_SIZE:-512m}
+TMPFS_SIZE=${BENCH_TMPFS_SIZE:-256m}
+NP_LIST=${BENCH_NP:-"4 16"}
+ITER=${BENCH_ITER:-10}
+
+WORK='' DISKW='' MNT='' BGPIDS=''
+T_START=$(date +%s)
+
+cleanup() {
+	for p in $BGPIDS; do kill "$p" 2>/dev/null; done
+	if [ -n "$MNT" ]; then
+		if grep -qs " $MNT tmpfs " /proc/mounts; then
+			umount "$MNT" || echo "bench: could not unmount $MNT" >&2
+		fi
+		rmdir "$MNT" 2>/dev/null
+	fi
+	[ -n "$DISKW" ] && rm -rf "$DISKW"
+	[ -n "$WORK" ] && rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "  note: $*"; }
+
+# ---------------------------------------------------------------- helpers
+
+# bytes of a size such as 512m, 4k, 1g (binary, like stcluster)
+to_bytes() {
+	echo "$1" | awk '{ n = $1 + 0; u = tolower(substr($1, length($1)));
+		m = u == "k" ? 1024 : u == "m" ? 1048576 : u == "g" ? 1073741824 : 1;
+		printf "%.0f\n", n * m }'
+}
+
+# append "key value" to the results file
+put() { echo "$1 ${2:-nan}" >> "$WORK/results"; }
+
+# median of the values stored under a key ("nan" if none)
+med() {
+	awk -v k="$1" '$1 == k && $2 != "nan" { print $2 }' "$WORK/results" | sort -g |
+		awk '{ v[NR] = $1 } END { if (!NR) print "nan";
+			else if (NR % 2) print v[(NR + 1) / 2];
+			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# "min-max" of the values stored under a key
+range() {
+	awk -v k="$1" '$1 == k && $2 != "nan" { v = $2 + 0; if (!n++ || v < lo) lo = v;
+		if (n == 1 || v > hi) hi = v } END { if (n) printf "%.0f-%.0f", lo, hi; else printf "-" }' \
+		"$WORK/results"
+}
+
+# a / b to 2 decimals, "-" when either is missing
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
+		else printf "%.2f\n", a / b }'
+}
+
+# PASS when ratio >= target
+verdict() {
+	awk -v r="$1" -v t="$2" 'BEGIN { if (r == "-") print "n/a"; else print (r + 0 >= t + 0 ? "PASS" : "MISS") }'
+}
+
+fmt() { awk -v v="$1" 'BEGIN { if (v == "nan") print "-"; else printf "%.0f\n", v }'; }
+
+# one value from an stcluster store (csv, header dropped)
+stq() { "$ST" query --db "$1" "$2" --format csv 2>/dev/null | sed 1d | head -n 1; }
+
+# stcluster under mpirun; quiet; the run's errors go to $WORK/st.err
+st_run() {
+	np=$1
+	shift
+	mpirun -np "$np" "$ST" "$@" --quiet >"$WORK/st.out" 2>"$WORK/st.err"
+}
+
+# a number out of fio's JSON (group report): fio_get FILE read|write bw_bytes|iops
+fio_get() {
+	awk -v d="\"$2\" : {" -v k="\"$3\"" 'index($0, d) { s = 1 }
+		s && $1 == k { gsub(/,/, "", $3); print $3; exit }' "$1"
+}
+
+# fio, one job per thread: fio_run OUT.json DIR THREADS RW BS SIZE DIRECT [extra...]
+fio_run() {
+	out=$1 dir=$2 nj=$3 rw=$4 bs=$5 size=$6 direct=$7
+	shift 7
+	# shellcheck disable=SC2016  # $jobnum is fio's, not the shell's
+	fio --name=bench --directory="$dir" --filename_format='fio.$jobnum' --numjobs="$nj" \
+		--group_reporting --rw="$rw" --bs="$bs" --size="$size" --ioengine=psync \
+		--direct="$direct" "$@" --output-format=json --output="$out" >"$WORK/fio.err" 2>&1
+}
+
+# dd in N parallel streams; sets DD_MBPS to the aggregate MB/s (sum of bytes
+# over the longest elapsed time dd reports; "nan" on failure). Runs in this
+# shell (not in $(...)) so that cleanup knows the pids.
+# dd_par N IF-PATTERN OF-PATTERN dd-args...   (%i in a pattern: stream number)
+dd_par() {
+	n=$1 ifp=$2 ofp=$3
+	shift 3
+	BGPIDS=
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		inf=$(echo "$ifp" | sed "s/%i/$i/") outf=$(echo "$ofp" | sed "s/%i/$i/")
+		dd if="$inf" of="$outf" "$@" 2>"$WORK/dd.$i" &
+		BGPIDS="$BGPIDS $!"
+		i=$((i + 1))
+	done
+	ok=1
+	for p in $BGPIDS; do wait "$p" || ok=0; done
+	BGPIDS=
+	if [ "$ok" = 0 ]; then
+		cat "$WORK"/dd.* >&2
+		DD_MBPS=nan
+	else
+		DD_MBPS=$(cat "$WORK"/dd.* | awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "s,") t = $(i - 1);
+			b += $1; if (t > m) m = t } END { if (m > 0) printf "%.3f\n", b / m / 1e6; else print "nan" }')
+	fi
+	rm -f "$WORK"/dd.*
+}
+
+# rotate a word list by k: rot "a b c" 1 -> "b c a"
+rot() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + k) % NF + 1); print "" }'; }
+
+# ---------------------------------------------------------------- checks
+
+[ -x "$ST" ] || die "$ST is missing: run make first"
+command -v mpirun >/dev/null || die "mpirun not found"
+# shellcheck disable=SC1091
+. "$ROOT/tests/mpienv.sh"
+HAVE_FIO=1
+command -v fio >/dev/null || { HAVE_FIO=0; echo "bench: fio not found: fio columns are empty" >&2; }
+IS_ROOT=0
+[ "$(id -u)" = 0 ] && IS_ROOT=1
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/stbench.XXXXXX") || die "mktemp failed"
+: > "$WORK/results"
+
+DISK_BYTES=$(to_bytes "$DISK_SIZE")
+TMPFS_BYTES=$(to_bytes "$TMPFS_SIZE")
+
+# a local disk file system that grants O_DIRECT and has room for 2 threads
+pick_disk_dir() {
+	need_kb=$((DISK_BYTES / 1024 * 2 + 262144))
+	for d in ${BENCH_DISK_DIR:-} /var/tmp /work "${HOME:-/root}"; do
+		[ -d "$d" ] && [ -w "$d" ] || continue
+		fs=$(stat -f -c %T "$d" 2>/dev/null)
+		case $fs in
+		tmpfs | ramfs | overlayfs | nfs* | fuse* | 9p | v9fs | cifs | smb* | ceph | UNKNOWN*) continue ;;
+		esac
+		avail=$(df -Pk "$d" | awk 'NR == 2 { print $4 }')
+		[ "${avail:-0}" -ge "$need_kb" ] || continue
+		probe=$(mktemp -d "$d/stbench.XXXXXX") || continue
+		if dd if=/dev/zero of="$probe/probe" bs=4096 count=1 oflag=direct 2>/dev/null; then
+			DISKW=$probe
+			DISK_FS=$fs
+			DISK_DEV=$(df -P "$d" | awk 'NR == 2 { print $1 }')
+			rm -f "$probe/probe"
+			return 0
+		fi
+		rm -rf "$probe"
+	done
+	return 1
+}
+
+echo "stcluster bench  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $("$ST" --version 2>/dev/null | head -n 1)"
+echo "host: $(uname -n), $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), kernel $(uname -r), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "tools: $(fio --version 2>/dev/null || echo 'no fio'), $(dd --version | head -n 1), $(mpirun --version 2>/dev/null | head -n 1)"
+echo "medians of $REPS repeats (range in brackets); tools interleaved, their order rotated every repeat"
+echo "MB/s = 10^6 bytes/s; stcluster = agg_mbps / iops of the result view (open..close timed)"
+
+# ---------------------------------------------------------------- 1a. disk
+
+echo
+echo "== 1a. 1 MiB sequential O_DIRECT, local disk =="
+if ! pick_disk_dir; then
+	echo "  skipped: no local disk directory with O_DIRECT and $((DISK_BYTES * 2 / 1048576)) MiB free (set BENCH_DISK_DIR)"
+else
+	echo "  dir $DISKW ($DISK_FS on $DISK_DEV), $DISK_SIZE per thread, write with fsync before close"
+	echo "  stcluster --block 1m --direct on --fsync on --phases write,read | fio rw=write/read bs=1m psync direct=1 end_fsync=1 | dd bs=1M oflag=direct conv=fsync / iflag=direct"
+	nblk=$((DISK_BYTES / 1048576))
+	for t in 1 2; do
+		r=0
+		while [ "$r" -lt "$REPS" ]; do
+			for tool in $(rot "st fio dd" "$r"); do
+				case $tool in
+				st)
+					db=$WORK/disk-$t-$r.db
+					if st_run 1 --target "$DISKW" --engine posix --block 1m --threads "$t" \
+						--size "$DISK_SIZE" --db "$db" --phases write,read --direct on \
+						--fsync on --reorder on --bind core; then
+						put "d$t.st.write" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'write'")"
+						put "d$t.st.read" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'read'")"
+						put "d$t.st.fallback" "$(stq "$db" "SELECT MAX(direct_fallback) FROM result")"
+						put "d$t.st.wlat" "$(stq "$db" "SELECT lat_p50_ns FROM result WHERE phase = 'write'")"
+						put "d$t.st.rlat" "$(stq "$db" "SELECT lat_p50_ns FROM result WHERE phase = 'read'")"
+					else
+						echo "  stcluster failed:" >&2
+						cat "$WORK/st.err" >&2
+					fi
+					;;
+				fio)
+					[ "$HAVE_FIO" = 1 ] || continue
+					rm -f "$DISKW"/fio.*
+					if fio_run "$WORK/f.json" "$DISKW" "$t" write 1m "$DISK_SIZE" 1 --end_fsync=1; then
+						put "d$t.fio.write" "$(awk -v b="$(fio_get "$WORK/f.json" write bw_bytes)" 'BEGIN { print b / 1e6 }')"
+					else
+						echo "  fio write failed:" >&2
+						cat "$WORK/fio.err" "$WORK/f.json" >&2
+					fi
+					if fio_run "$WORK/f.json" "$DISKW" "$t" read 1m "$DISK_SIZE" 1; then
+						put "d$t.fio.read" "$(awk -v b="$(fio_get "$WORK/f.json" read bw_bytes)" 'BEGIN { print b / 1e6 }')"
+					else
+						echo "  fio read failed:" >&2
+						cat "$WORK/fio.err" "$WORK/f.json" >&2
+					fi
+					rm -f "$DISKW"/fio.*
+					;;
+				dd)
+					dd_par "$t" /dev/zero "$DISKW/dd.%i" bs=1M count="$nblk" oflag=direct conv=fsync
+					put "d$t.dd.write" "$DD_MBPS"
+					dd_par "$t" "$DISKW/dd.%i" /dev/null bs=1M iflag=direct
+					put "d$t.dd.read" "$DD_MBPS"
+					rm -f "$DISKW"/dd.*
+					;;
+				esac
+			done
+			r=$((r + 1))
+		done
+	done
+
+	# the device's own limit: queue depth 16 (libaio) on the same file system;
+	# the raw device where this container may read it
+	lim_w=nan lim_r=nan raw=nan
+	if [ "$HAVE_FIO" = 1 ]; then
+		rm -f "$DISKW"/fio.*
+		fio_run "$WORK/f.json" "$DISKW" 1 write 1m "$DISK_SIZE" 1 --end_fsync=1 --ioengine=libaio --iodepth=16 &&
+			lim_w=$(awk -v b="$(fio_get "$WORK/f.json" write bw_bytes)" 'BEGIN { print b / 1e6 }')
+		fio_run "$WORK/f.json" "$DISKW" 1 read 1m "$DISK_SIZE" 1 --ioengine=libaio --iodepth=16 &&
+			lim_r=$(awk -v b="$(fio_get "$WORK/f.json" read bw_bytes)" 'BEGIN { print b / 1e6 }')
+		rm -f "$DISKW"/fio.*
+	fi
+	if [ -b "$DISK_DEV" ] && dd if="$DISK_DEV" of=/dev/null bs=1M count=1 iflag=direct 2>/dev/null; then
+		dd_par 1 "$DISK_DEV" /dev/null bs=1M count="$nblk" iflag=direct
+		raw=$DD_MBPS
+	fi
+
+	echo
+	printf '  %-7s %-6s %-19s %-19s %-19s %-7s %-11s %-6s\n' threads phase "stcluster MB/s" "fio MB/s" "dd MB/s" "st/fio" "target>=1.0" "st/dd"
+	for t in 1 2; do
+		for ph in write read; do
+			s=$(med "d$t.st.$ph") f=$(med "d$t.fio.$ph") d=$(med "d$t.dd.$ph")
+			rf=$(ratio "$s" "$f")
+			printf '  %-7s %-6s %-19s %-19s %-19s %-7s %-11s %-6s\n' "$t" "$ph" \
+				"$(fmt "$s") [$(range "d$t.st.$ph")]" "$(fmt "$f") [$(range "d$t.fio.$ph")]" \
+				"$(fmt "$d") [$(range "d$t.dd.$ph")]" "$rf" "$(verdict "$rf" 1.0)" "$(ratio "$s" "$d")"
+		done
+	done
+	fb=$(awk '$1 ~ /^d.\.st\.fallback$/ && $2 + 0 > 0 { n++ } END { print n + 0 }' "$WORK/results")
+	echo "  stcluster direct_fallback: $([ "$fb" = 0 ] && echo "0 in every run (O_DIRECT granted)" || echo "$fb runs fell back to buffered I/O: figures are NOT O_DIRECT")"
+	echo "  stcluster per-call p50 latency, 1 thread: write $(awk -v v="$(med d1.st.wlat)" 'BEGIN { printf "%.0f", v / 1000 }') us, read $(awk -v v="$(med d1.st.rlat)" 'BEGIN { printf "%.0f", v / 1000 }') us"
+	echo "  device limit (same run): fio libaio iodepth=16 bs=1m direct: write $(fmt "$lim_w") MB/s, read $(fmt "$lim_r") MB/s;"
+	if [ "$raw" != nan ]; then
+		echo "                           raw $DISK_DEV dd bs=1M iflag=direct: read $(fmt "$raw") MB/s"
+	else
+		echo "                           raw $DISK_DEV not readable here (container); dd rows above are the queue-depth-1 limit"
+	fi
+fi
+
+# ---------------------------------------------------------------- 1b. tmpfs
+
+echo
+echo "== 1b. 4 KiB random read / random write, tmpfs (buffered: tmpfs refuses O_DIRECT) =="
+if [ "$IS_ROOT" != 1 ]; then
+	echo "  skipped: mounting a tmpfs needs root"
+else
+	MNT=$(mktemp -d "${TMPDIR:-/tmp}/stbench-tmpfs.XXXXXX") || die "mktemp failed"
+	msize=$((TMPFS_BYTES * 2 / 1048576 + 64))
+	if ! mount -t tmpfs -o "size=${msize}m,mode=0700" stbench-tmpfs "$MNT"; then
+		rmdir "$MNT"
+		MNT=
+		echo "  skipped: mount -t tmpfs failed"
+	else
+		echo "  private tmpfs $MNT (${msize} MiB), $TMPFS_SIZE per thread = $((TMPFS_BYTES / 4096)) blocks, every block once in random order"
+		echo "  stcluster --block 4k --direct off --fsync on --phases randread,randwrite | fio rw=randread/randwrite bs=4k psync direct=0 end_fsync=1 (random map)"
+		echo "  dd: SEQUENTIAL bs=4k (dd has no random mode; two syscalls per block: read + write)"
+		n4k=$((TMPFS_BYTES / 4096))
+		n1m=$((TMPFS_BYTES / 1048576))
+		for t in 1 2; do
+			r=0
+			while [ "$r" -lt "$REPS" ]; do
+				for tool in $(rot "st fio dd" "$r"); do
+					case $tool in
+					st)
+						db=$WORK/tmpfs-$t-$r.db
+						if st_run 1 --target "$MNT" --engine posix --block 4k --threads "$t" \
+							--size "$TMPFS_SIZE" --db "$db" --phases randread,randwrite \
+							--direct off --fsync on --reorder on --bind core; then
+							put "m$t.st.randread" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randread'")"
+							put "m$t.st.randwrite" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randwrite'")"
+							put "m$t.st.rrlat" "$(stq "$db" "SELECT lat_mean_ns FROM result WHERE phase = 'randread'")"
+							put "m$t.st.rwlat" "$(stq "$db" "SELECT lat_mean_ns FROM result WHERE phase = 'randwrite'")"
+						else
+							echo "  stcluster failed:" >&2
+							cat "$WORK/st.err" >&2
+						fi
+						;;
+					fio)
+						[ "$HAVE_FIO" = 1 ] || continue
+						rm -f "$MNT"/fio.*
+						# randread lays the files out (untimed); randwrite overwrites them
+						if fio_run "$WORK/f.json" "$MNT" "$t" randread 4k "$TMPFS_SIZE" 0; then
+							put "m$t.fio.randread" "$(fio_get "$WORK/f.json" read iops)"
+						else
+							cat "$WORK/fio.err" >&2
+						fi
+						if fio_run "$WORK/f.json" "$MNT" "$t" randwrite 4k "$TMPFS_SIZE" 0 --end_fsync=1; then
+							put "m$t.fio.randwrite" "$(fio_get "$WORK/f.json" write iops)"
+						else
+							cat "$WORK/fio.err" >&2
+						fi
+						rm -f "$MNT"/fio.*
+						;;
+					dd)
+						dd_par "$t" /dev/zero "$MNT/dd.%i" bs=4k count="$n4k" conv=fsync
+						w=$DD_MBPS
+						dd_par "$t" "$MNT/dd.%i" /dev/null bs=4k
+						rd=$DD_MBPS
+						put "m$t.dd.randwrite" "$(awk -v v="$w" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
+						put "m$t.dd.randread" "$(awk -v v="$rd" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
+						rm -f "$MNT"/dd.*
+						;;
+					esac
+				done
+				r=$((r + 1))
+			done
+		done
+		# memcpy bound: one stream, 1 MiB calls, as 4 KiB-IOPS equivalent
+		r=0
+		while [ "$r" -lt "$REPS" ]; do
+			dd_par 1 /dev/zero "$MNT/dd.%i" bs=1M count="$n1m"
+			put "m.memw" "$DD_MBPS"
+			dd_par 1 "$MNT/dd.%i" /dev/null bs=1M
+			put "m.memr" "$DD_MBPS"
+			rm -f "$MNT"/dd.*
+			r=$((r + 1))
+		done
+
+		echo
+		printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' threads phase "stcluster IOPS" "fio IOPS" "dd seq-4k IOPS" "st/fio" "target>=0.95" "st/dd"
+		for t in 1 2; do
+			for ph in randread randwrite; do
+				s=$(med "m$t.st.$ph") f=$(med "m$t.fio.$ph") d=$(med "m$t.dd.$ph")
+				rf=$(ratio "$s" "$f")
+				printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' "$t" "$ph" \
+					"$(fmt "$s") [$(range "m$t.st.$ph")]" "$(fmt "$f") [$(range "m$t.fio.$ph")]" \
+					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)" "$(ratio "$s" "$d")"
+			done
+		done
+		mw=$(med m.memw) mr=$(med m.memr)
+		echo "  stcluster mean time per call, 1 thread: randread $(med m1.st.rrlat) ns, randwrite $(med m1.st.rwlat) ns (clock to clock around pread/pwrite)"
+		echo "  memcpy bound (same run, 1 stream, dd bs=1M): write $(fmt "$mw") MB/s = $(awk -v v="$mw" 'BEGIN { printf "%.0f", v * 1e6 / 4096 }') 4k-IOPS equivalent;" \
+			"read $(fmt "$mr") MB/s = $(awk -v v="$mr" 'BEGIN { printf "%.0f", v * 1e6 / 4096 }') 4k-IOPS equivalent (a rough per-stream upper bound)"
+		umount "$MNT" || echo "bench: could not unmount $MNT" >&2
+		rmdir "$MNT"
+		MNT=
+	fi
+fi
+
+# ---------------------------------------------------------------- 2. turnaround
+
+echo
+echo "== 2. phase turnaround (null engine --null-delay 1ms --block 4k,8k --size 64k --threads 1,2 --iterations $ITER --phases write,read) =="
+echo "  gather   = phase_run.gathered_ns - MAX(rank_result.end_ns)        (last I/O done -> every result at rank 0)"
+echo "  store    = combo.stored_ns - MAX(end_ns of the combination's last phase) (-> about to commit; includes the final barrier, file removal)"
+echo "  dispatch = MAX over ranks (rank_result.start_ns - release_ns)      (barrier release -> first I/O of the rank)"
+echo "  skew     = phase_run.skew_ns = release_max_ns - release_min_ns"
+mkdir -p "$WORK/null"
+printf '\n  %-5s %-7s %-20s %-20s %-20s %-20s %-8s\n' ranks phases "gather p50/p90 us" "store p50/p90 us" "dispatch p50/p90 us" "skew p50/max us" "I/O ms"
+# nearest-rank quantiles of a column of ns values, printed as us: "p50 / pX"
+q_us() {
+	sort -g | awk -v hi="$1" '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+		a = int(0.5 * NR + 0.999999); if (a < 1) a = 1
+		if (hi == "max") b = NR; else { b = int(hi * NR + 0.999999); if (b < 1) b = 1 }
+		printf "%.0f / %.0f\n", v[a] / 1000, v[b] / 1000 }'
+}
+for np in $NP_LIST; do
+	db=$WORK/null-$np.db
+	if ! st_run "$np" --target "$WORK/null" --engine null --null-delay 1ms --block 4k,8k --size 64k \
+		--threads 1,2 --iterations "$ITER" --phases write,read --db "$db"; then
+		echo "  $np ranks: stcluster failed:"
+		sed 's/^/    /' "$WORK/st.err"
+		continue
+	fi
+	all() { "$ST" query --db "$db" "$1" --format csv 2>/dev/null | sed 1d; }
+	nph=$(all "SELECT COUNT(*) FROM phase_run")
+	g=$(all "SELECT p.gathered_ns - MAX(r.end_ns) FROM phase_run p JOIN rank_result r USING (combo_id, phase) GROUP BY p.combo_id, p.phase" | q_us 0.9)
+	s=$(all "SELECT c.stored_ns - (SELECT MAX(r.end_ns) FROM rank_result r JOIN phase_run p USING (combo_id, phase)
+		WHERE p.combo_id = c.combo_id AND p.phase_order = (SELECT MAX(phase_order) FROM phase_run q WHERE q.combo_id = c.combo_id))
+		FROM combo c WHERE c.status = 'ok'" | q_us 0.9)
+	dsp=$(all "SELECT MAX(start_ns - release_ns) FROM rank_result GROUP BY combo_id, phase" | q_us 0.9)
+	sk=$(all "SELECT skew_ns FROM phase_run" | q_us max)
+	io=$(all "SELECT (MAX(end_ns) - MIN(start_ns)) / 1e6 FROM rank_result GROUP BY combo_id, phase" |
+		sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f-%.1f", v[1], v[NR] }')
+	printf '  %-5s %-7s %-20s %-20s %-20s %-20s %-8s\n' "$np" "$nph" "$g" "$s" "$dsp" "$sk" "$io"
+done
+
+# ---------------------------------------------------------------- 3. RSS
+
+echo
+echo "== 3. peak RSS per rank (GNU time %M = ru_maxrss of each stcluster process; 2 ranks, posix, write,read) =="
+TIME=/usr/bin/time
+if ! "$TIME" --version 2>&1 | grep -q GNU; then
+	if [ "$IS_ROOT" = 1 ] && command -v apt-get >/dev/null; then
+		apt-get install -y -qq time >/dev/null 2>&1
+	fi
+fi
+if ! "$TIME" --version 2>&1 | grep -q GNU; then
+	echo "  skipped: GNU time (/usr/bin/time) is missing (apt-get install time)"
+else
+	rss_dir=${DISKW:-$WORK}
+	# each rank writes its own ru_maxrss (KiB) to PREFIX.<rank>
+	cat > "$WORK/rsswrap.sh" <<'EOF'
+#!/bin/sh
+out=$1
+shift
+exec /usr/bin/time -o "$out.${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}" -f %M "$@"
+EOF
+	printf '\n  %-22s %-5s %-14s %-14s %-24s %-6s\n' run rank "peak RSS MiB" "buffers MiB" "RSS - buffers MiB" "<16?"
+	for cfg in "1m 2" "4k 1"; do
+		# shellcheck disable=SC2086  # split on purpose
+		set -- $cfg
+		blk=$1 nt=$2
+		rm -f "$WORK"/rss.*
+		if ! mpirun -np 2 sh "$WORK/rsswrap.sh" "$WORK/rss" "$ST" --target "$rss_dir" --engine posix \
+			--block "$blk" --threads "$nt" --size 64m --phases write,read --direct on --db "$WORK/rss.db" \
+			--quiet >"$WORK/st.out" 2>"$WORK/st.err"; then
+			echo "  --block $blk --threads $nt: run failed:"
+			sed 's/^/    /' "$WORK/st.err"
+			continue
+		fi
+		buf=$(($(to_bytes "$blk") * nt))
+		for rk in 0 1; do
+			kb=$(tail -n 1 "$WORK/rss.$rk" 2>/dev/null)
+			[ -n "$kb" ] || continue
+			printf '  %-22s %-5s %-14s %-14s %-24s %-6s\n' "--block $blk --threads $nt" "$rk" \
+				"$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')" \
+				"$(awk -v b="$buf" 'BEGIN { printf "%.3f", b / 1048576 }')" \
+				"$(awk -v k="$kb" -v b="$buf" 'BEGIN { printf "%.1f", k / 1024 - b / 1048576 }')" \
+				"$(awk -v k="$kb" -v b="$buf" -v s="$blk" 'BEGIN { if (s != "1m") print "(base)"; else print (k / 1024 - b / 1048576 < 16 ? "PASS" : "MISS") }')"
+		done
+	done
+	echo "  rank 0 also holds the SQLite store; the 4k x 1 run is the fixed cost (MPI, hwloc, libraries) for comparison"
+fi
+
+echo
+echo "bench done in $(($(date +%s) - T_START)) s"

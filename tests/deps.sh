@@ -1,0 +1,31 @@
+#!/bin/sh
+# tests/deps.sh check|install - the Debian packages stcluster builds, tests
+# and demonstrates with. `install` installs what is missing when run as
+# root; otherwise it prints the exact apt-get line and fails.
+set -u
+PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
+libsqlite3-dev sqlite3 python3 util-linux"
+
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+line="apt-get install -y --no-install-recommends$missing"
+if [ "${1:-check}" != install ]; then
+	echo "stcluster: missing Debian packages:$missing" >&2
+	echo "  as root: apt-get update && $line" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "stcluster: missing Debian packages:$missing" >&2
+	echo "  run as root: apt-get update && $line" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null && $line >/dev/null || {
+	echo "stcluster: '$line' failed" >&2
+	exit 1
+}

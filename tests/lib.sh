@@ -1,0 +1,31 @@
+# tests/lib.sh - sourced by every shell test. A test file is a list of
+# functions named t_*; tests/run.sh runs each in a subshell with a fresh
+# scratch directory ($T) and counts it as passed when it returns 0.
+#
+#   ST        the stcluster binary under test (normal or sanitizer build)
+#   T         a scratch directory, removed after the test
+#   MPIRUN    mpirun with the options this machine needs
+
+. "$TOP/tests/mpienv.sh"
+
+MPIRUN="mpirun --bind-to none"
+
+# fail MESSAGE: print why and make the test fail
+fail() { echo "    FAIL: $*" >&2; return 1; }
+
+# expect_eq GOT WANT WHAT
+expect_eq() {
+	[ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"
+}
+
+# q DB SQL: one value from the store (the sqlite3 shell, as a user would)
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# within GOT WANT PERCENT: |GOT - WANT| <= PERCENT % of WANT
+within() {
+	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 100) }' ||
+		fail "$4: $1 is not within $3 % of $2"
+}
+
+# tree_sum DIR: a fingerprint of every file and its bytes under DIR
+tree_sum() { (cd "$1" && find . -print0 | sort -z | xargs -0 -r sha256sum 2>/dev/null; find . | sort) | sha256sum; }

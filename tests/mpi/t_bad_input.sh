@@ -1,0 +1,111 @@
+# Bad input: one line naming the option and the value, exit 2, before any
+# I/O; nothing created, an existing store byte for byte unchanged.
+
+# setup: a real store from a real run, a target, files that are not stores
+bad_setup() {
+	mkdir -p "$T/target" "$T/ro"
+	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet >/dev/null || return 1
+	[ -f "$T/s.db" ] || return 1
+	echo "my notes" >"$T/notes.txt"
+	sqlite3 "$T/newer.db" "CREATE TABLE t(a); PRAGMA user_version = 99;"
+	printf 'block = 4k\nblok = 8k\n' >"$T/typo.conf"
+	mount -t tmpfs -o ro,size=1m tmpfs "$T/ro" || return 77
+}
+
+# bad_case EXPECTED-TEXT ARGS...: run, then check exit, message, no change
+bad_case() {
+	want="$1"
+	shift
+	before=$(tree_sum "$T")
+	$ST "$@" >"$T.out" 2>"$T.err"
+	rc=$?
+	after=$(tree_sum "$T")
+	lines=$(grep -c . "$T.err")
+	if [ $rc != 2 ] || [ "$lines" != 1 ] || ! grep -qF -- "$want" "$T.err" || [ "$before" != "$after" ]; then
+		echo "    case: $*" >&2
+		echo "    exit $rc, $lines line(s) on stderr, want '$want':" >&2
+		sed 's/^/      /' "$T.err" >&2
+		[ "$before" = "$after" ] || echo "    the scratch directory changed" >&2
+		bad_failed=$((bad_failed + 1))
+	fi
+	rm -f "$T.out" "$T.err"
+}
+
+t_bad_run_options() {
+	bad_setup || return $?
+	bad_failed=0
+	D="--db $T/s.db"
+	TG="--target $T/target"
+	bad_case "unknown option '--blok'" $TG $D --blok 4k
+	bad_case "--block: invalid size '12q'" $TG $D --block 12q
+	bad_case "--block: invalid size '-1m'" $TG $D --block -1m
+	bad_case "--block: '0' is out of range" $TG $D --block 0
+	bad_case "--size: invalid size '99999999999999999999999' (too large)" $TG $D --size 99999999999999999999999
+	bad_case "--block: invalid size '8388608t' (too large)" $TG $D --block 8388608t
+	bad_case "--block: empty element in list '4k,,1m'" $TG $D --block 4k,,1m
+	bad_case "--block: empty element" $TG $D --block 4k,
+	bad_case "--block: value '4k' is listed twice" $TG $D --block 4k,4k
+	bad_case "--threads: '0' is out of range" $TG $D --threads 0
+	bad_case "--threads: '100000' is out of range" $TG $D --threads 100000
+	bad_case "--threads: invalid number 'two'" $TG $D --threads two
+	bad_case "--target: missing" $D --block 4k
+	bad_case "--target: '$T/nonexistent' does not exist" --target "$T/nonexistent" $D
+	bad_case "--target: '$T/notes.txt' is not a directory" --target "$T/notes.txt" $D
+	bad_case "--target: '/' is the root directory" --target / $D
+	bad_case "--target: '$T/ro' is not writable" --target "$T/ro" $D
+	bad_case "--db: directory '$T/missing' does not exist" $TG --db "$T/missing/s.db"
+	bad_case "--db: directory '$T/ro' is not writable" $TG --db "$T/ro/s.db"
+	bad_case "--db: '$T/notes.txt' is not a SQLite database" $TG --db "$T/notes.txt"
+	bad_case "--db: '$T/target' is not a regular file" $TG --db "$T/target"
+	bad_case "schema version 99" $TG --db "$T/newer.db"
+	bad_case "--engine: unknown value 'ceph'" $TG $D --engine ceph
+	bad_case "--phases: unknown value 'erase'" $TG $D --phases write,erase
+	bad_case "--direct: unknown value 'maybe' (one of: off, on)" $TG $D --direct maybe
+	bad_case "--bind: unknown value 'socket'" $TG $D --bind socket
+	bad_case "--data: unknown value 'ones'" $TG $D --data ones
+	bad_case "--iterations: '0' is out of range" $TG $D --iterations 0
+	bad_case "--deadline: invalid duration '5x'" $TG $D --deadline 5x
+	bad_case "--null-delay: only for --engine null" $TG $D --null-delay 1ms
+	bad_case "--null-error: unknown errno 'EWHAT'" $D --engine null --null-error EWHAT
+	bad_case "--plan: cannot read '$T/missing.conf'" --plan "$T/missing.conf"
+	bad_case "$T/typo.conf:2: unknown key 'blok'" $TG $D --plan "$T/typo.conf"
+	bad_case "unexpected argument 'foo'" $TG $D foo
+	bad_case "--label: missing value" $TG $D --label
+	bad_case "--dry-run takes no value" $TG $D --dry-run=yes
+	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
+}
+
+t_bad_report_options() {
+	bad_setup || return $?
+	bad_failed=0
+	bad_case "--db: no store at '$T/none.db'" report --db "$T/none.db"
+	bad_case "--db: '$T/notes.txt' is not a SQLite database" runs --db "$T/notes.txt"
+	bad_case "--format: unknown value 'xml'" report --db "$T/s.db" --format xml
+	bad_case "--phase: unknown phase 'erase'" report --db "$T/s.db" --phase erase
+	bad_case "--top: invalid count '-3'" report --db "$T/s.db" --top -3
+	bad_case "--run: no run 'feedbeef' in the store" report --db "$T/s.db" --run feedbeef
+	bad_case "unknown option '--colour'" runs --db "$T/s.db" --colour
+	bad_case "no such table: nosuchtable" query --db "$T/s.db" "SELECT * FROM nosuchtable"
+	bad_case "attempt to write a readonly database" query --db "$T/s.db" "DELETE FROM run"
+	bad_case "missing SQL" query --db "$T/s.db"
+	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
+}
+
+t_no_arguments_and_conf() {
+	mkdir w && cd w || return 1
+	$ST >out 2>err
+	expect_eq $? 2 "exit without stcluster.conf" || return 1
+	grep -q "example" err || fail "no usage example" || return 1
+	[ "$(ls -A)" = "out
+err" ] || [ "$(ls -A | sort | tr '\n' ' ')" = "err out " ] || fail "files created: $(ls -A)" || return 1
+	cat >stcluster.conf <<CONF
+# the plan of this directory
+engine = null
+block = 4k, 8k
+size = 32k
+db = ./from-conf.db
+quiet = on
+CONF
+	$ST || fail "run from stcluster.conf" || return 1
+	expect_eq "$(q from-conf.db 'SELECT COUNT(*) FROM combo')" 2 "combinations from the conf"
+}

@@ -1,0 +1,69 @@
+# report, runs and query in every format, valid with failed phases present.
+
+reports_setup() {
+	mkdir target
+	$MPIRUN -np 2 $ST --target "$T/target" --block 4k,64k --size 128k --label "first run" \
+		--db "$T/s.db" --quiet || return 1
+	# a second run with a phase that fails and a combination that fails to prepare
+	$MPIRUN -np 2 $ST --engine null --block 4k --size 32k --threads 1,2 --null-error EIO \
+		--null-error-at 2 --label 'second, "quoted"' --db "$T/s.db" --quiet || return 1
+}
+
+t_report_formats_are_valid() {
+	reports_setup || return 1
+	$ST report --db s.db >table.txt || return 1
+	grep -q "MB/s = 10^6 bytes per second" table.txt || fail "unit note missing" || return 1
+	expect_eq "$(grep -c ' write \| read ' table.txt)" 4 "table rows (2 combos x 2 phases)" || return 1
+	$ST report --db s.db --format json >r.json || return 1
+	python3 -c "import json,sys; d=json.load(open('r.json')); assert len(d)==4, len(d); assert all('MB/s' in r for r in d)" ||
+		fail "json report" || return 1
+	$ST report --db s.db --format csv >r.csv || return 1
+	python3 -c "import csv; r=list(csv.DictReader(open('r.csv'))); assert len(r)==4; assert {x['phase'] for x in r}=={'write','read'}" ||
+		fail "csv report" || return 1
+	$ST report --db s.db --format markdown >r.md || return 1
+	expect_eq "$(grep -c '^|' r.md)" 6 "markdown lines (header, rule, 4 rows)" || return 1
+	# the first run by id prefix; top 1 of the read phase
+	first=$(q s.db "SELECT run_id FROM run WHERE label = 'first run'")
+	$ST report --db s.db --run "$(echo "$first" | cut -c1-8)" --phase read --top 1 --format csv >top.csv || return 1
+	expect_eq "$(tail -n +2 top.csv | wc -l)" 1 "top 1 row" || return 1
+	best=$(q s.db "SELECT ROUND(MAX(agg_mbps), 1) FROM phase_summary WHERE run_id = '$first' AND phase = 'read'")
+	python3 -c "import csv; r=list(csv.DictReader(open('top.csv'))); assert abs(float(r[0]['MB/s'])-$best) < 0.05" ||
+		fail "top 1 is not the best read" || return 1
+}
+
+t_reports_valid_with_failures() {
+	reports_setup || return 1
+	$ST report --db s.db --format json >r.json || return 1
+	python3 -c "
+import json
+d = json.load(open('r.json'))
+errs = [r for r in d if r['status'] == 'error']
+assert len(errs) == 2, d
+assert all(r['errors'] > 0 for r in errs)
+" || fail "json with failed phases" || return 1
+	$ST report --db s.db --format csv >r.csv || return 1
+	python3 -c "import csv; r=list(csv.DictReader(open('r.csv'))); assert len(r)==4 and any(x['status']=='error' for x in r)" ||
+		fail "csv with failed phases" || return 1
+	$ST runs --db s.db --format json >runs.json || return 1
+	python3 -c "
+import json
+d = json.load(open('runs.json'))
+assert [r['label'] for r in d] == ['first run', 'second, \"quoted\"'], d
+assert all(r['status'] == 'complete' for r in d)
+assert d[0]['combinations'] == '2/2'
+" || fail "runs" || return 1
+	$ST runs --db s.db >runs.txt || return 1
+	grep -q 'first run' runs.txt || fail "runs table"
+}
+
+t_query_is_read_only_and_formats() {
+	reports_setup || return 1
+	before=$(sha256sum s.db)
+	$ST query --db s.db "SELECT phase, COUNT(*) AS n FROM rank_result GROUP BY phase ORDER BY phase" --format csv >q.csv || return 1
+	expect_eq "$(cat q.csv | tr '\n' ' ')" "phase,n read,8 write,8 " "query csv" || return 1
+	$ST query --db s.db "SELECT 1 AS a, NULL AS b, 'x\"y' AS c" --format json >q.json || return 1
+	python3 -c "import json; assert json.load(open('q.json')) == [{'a': 1, 'b': None, 'c': 'x\"y'}]" || fail "query json" || return 1
+	$ST query --db s.db "DROP TABLE run" 2>/dev/null && fail "a write went through" && return 1
+	expect_eq "$(sha256sum s.db)" "$before" "store unchanged by queries" || return 1
+	[ ! -e s.db-wal ] && [ ! -e s.db-shm ] || fail "query left WAL files"
+}

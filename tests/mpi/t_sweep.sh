@@ -1,0 +1,82 @@
+# Real MPI jobs on this host: the store holds exactly the expected
+# combinations, one rank_result per rank and phase, the bytes add up,
+# and nothing is left in the target.
+
+t_posix_sweep_1_to_4_ranks() {
+	mkdir target
+	for np in 1 2 3 4; do
+		db="$T/s$np.db"
+		$MPIRUN -np $np $ST --target "$T/target" --block 4k,64k --threads 1,2 --size 128k \
+			--phases write,rewrite,read,reread,randread,randwrite --db "$db" --quiet ||
+			fail "np=$np: run failed" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM combo')" 4 "np=$np combinations" || return 1
+		expect_eq "$(q "$db" "SELECT COUNT(*) FROM combo WHERE status = 'ok'")" 4 "np=$np ok" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM rank_result')" $((4 * 6 * np)) "np=$np rank rows" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM (SELECT DISTINCT combo_id, phase, rank FROM rank_result)')" \
+			$((4 * 6 * np)) "np=$np one row per rank and phase" || return 1
+		# threads 1 and 2, 6 phases, np ranks, 2 block sizes
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM thread_result')" $((2 * 6 * np * 3)) "np=$np thread rows" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM phase_summary s JOIN combo c USING (combo_id)
+			WHERE s.bytes <> '$np' * c.threads * c.size OR s.clients <> '$np'')" 0 "np=$np bytes = clients x threads x size" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM host')" $np "np=$np hosts" || return 1
+		expect_eq "$(q "$db" 'SELECT status FROM run')" complete "np=$np run status" || return 1
+		expect_eq "$(q "$db" 'SELECT COUNT(*) FROM thread_result WHERE cpuset IS NULL OR cpuset = ""')" 0 "np=$np bindings stored" || return 1
+		expect_eq "$(ls -A "$T/target")" "" "np=$np target left clean" || return 1
+	done
+	# reorder: with several ranks every rank reads another rank's files
+	expect_eq "$(q "$T/s3.db" 'SELECT COUNT(*) FROM host WHERE read_partner = rank')" 0 "partners differ"
+}
+
+t_dry_run_lists_and_creates_nothing() {
+	out=$($ST --dry-run --block 4k,1m --threads 1,2,4 --iterations 2 --db "$T/s.db") || return 1
+	echo "$out" | head -1 | grep -q "^6 combinations x 2 iterations = 12 runs" || fail "header: $(echo "$out" | head -1)" || return 1
+	expect_eq "$(echo "$out" | grep -c 'block=')" 6 "combination lines" || return 1
+	echo "$out" | grep -q "block=1m size=64m threads=4" || fail "a combination is missing" || return 1
+	[ ! -e "$T/s.db" ] || fail "dry run created the store"
+}
+
+t_plan_file_and_iterations() {
+	mkdir target
+	cat >plan.conf <<PLAN
+target = $T/target
+block = 16k,32k
+size = 64k
+phases = write,read
+iterations = 3
+label = from a plan
+PLAN
+	$MPIRUN -np 2 $ST --plan plan.conf --db "$T/s.db" --threads 2 --quiet || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo')" 6 "2 combinations x 3 iterations" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(DISTINCT matrix_index) FROM combo')" 2 "matrix indexes" || return 1
+	expect_eq "$(q s.db 'SELECT MAX(iteration) FROM combo')" 2 "iterations" || return 1
+	expect_eq "$(q s.db 'SELECT DISTINCT threads FROM combo')" 2 "command line wins over the plan" || return 1
+	expect_eq "$(q s.db 'SELECT label FROM run')" "from a plan" "label" || return 1
+	q s.db 'SELECT plan FROM run' | grep -q '^block = 16k,32k$' || fail "effective plan not stored"
+}
+
+t_skipped_combination_is_stored() {
+	$ST --engine null --block 4k,48k --size 64k --db "$T/s.db" --quiet || return 1
+	expect_eq "$(q s.db "SELECT status || ': ' || message FROM combo WHERE block = 49152")" \
+		"skipped: size=64k is not a multiple of block=48k" "skip reason" || return 1
+	expect_eq "$(q s.db "SELECT status FROM combo WHERE block = 4096")" ok "the other one ran"
+}
+
+t_failed_preparation_on_one_rank() {
+	$MPIRUN -np 3 $ST --engine null --block 4k --size 16k --threads 1,2 --null-fail-setup 1 \
+		--db "$T/s.db" >out 2>err || fail "a failed combination must not fail the run" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM combo WHERE status = 'failed'")" 2 "failed combos" || return 1
+	expect_eq "$(q s.db "SELECT rank || ' ' || errno_name || ' ' || op FROM combo_failure LIMIT 1")" "1 EIO prepare" "failure per rank" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM rank_result')" 0 "no phase ran" || return 1
+	grep -q "rank 1 .*injected setup failure" out || fail "the report names the rank"
+}
+
+t_phase_errors_recorded_per_rank() {
+	$MPIRUN -np 2 $ST --engine null --block 4k --size 64k --null-error ENOSPC --null-error-at 3 \
+		--phases write,read --db "$T/s.db" --quiet || return 1
+	# each thread's 4th call fails: 3 blocks written; the read's calls (5th on) all work
+	expect_eq "$(q s.db "SELECT phase, rank, errno_name, err_op, err_offset, bytes FROM rank_result ORDER BY phase DESC, rank" | tr '\n' ' ')" \
+		"write|0|ENOSPC|write|12288|12288 write|1|ENOSPC|write|12288|12288 read|0||||65536 read|1||||65536 " \
+		"errors per rank" || return 1
+	expect_eq "$(q s.db "SELECT status FROM combo")" error "combination status" || return 1
+	expect_eq "$(q s.db "SELECT status FROM phase_run WHERE phase = 'write'")" error "phase status"
+}

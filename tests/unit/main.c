@@ -1,2 +1,0 @@
-/* placeholder replaced below */
-int main(void) { return 0; }

@@ -1,0 +1,302 @@
+/*
+ * Engines and the worker, in-process (no MPI): the posix engine through its
+ * system-call seam (short writes, EINTR, ENOSPC), the worker's phase loop
+ * on the null engine (bytes, ops, injected errors, the deadline) and on
+ * real files (write, read, reorder, cleanup).
+ */
+#include "../../common/options.h"
+#include "../../common/util.h"
+#include "../../worker/engine.h"
+#include "../../worker/engine_posix.h"
+#include "../../worker/worker.h"
+#include "unit.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- a fault-injecting system-call table ---- */
+
+/* Tests run one at a time in one thread: the fault plan is a test fixture. */
+static struct {
+	int short_writes; /* pwrite moves at most half of what is asked */
+	int eintr_left;	  /* the next N calls fail with EINTR */
+	int enospc_after; /* bytes accepted before ENOSPC; -1 off */
+	long written;
+} fault;
+
+static ssize_t fault_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	if (fault.eintr_left > 0) {
+		fault.eintr_left--;
+		errno = EINTR;
+		return -1;
+	}
+	if (fault.enospc_after >= 0 && fault.written >= fault.enospc_after) {
+		errno = ENOSPC;
+		return -1;
+	}
+	if (fault.short_writes && len > 1)
+		len /= 2;
+	ssize_t n = pwrite(fd, buf, len, off);
+	if (n > 0)
+		fault.written += n;
+	return n;
+}
+
+static const struct st_posix_sys *faulty(void)
+{
+	static struct st_posix_sys t;
+	t = st_posix_sys_real;
+	t.pwrite = fault_pwrite;
+	return &t;
+}
+
+static void cfg_for(struct st_config *c, const char *engine, const char *target)
+{
+	char err[ST_ERR_MAX];
+	st_config_defaults(c);
+	st_config_set(c, ST_OPT_ENGINE, engine, 1, NULL, err, sizeof(err));
+	st_config_set(c, ST_OPT_TARGET, target, 1, NULL, err, sizeof(err));
+}
+
+static void posix_seam(void)
+{
+	const char *dir = unit_tmpdir();
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	struct st_engine_env env = { .cfg = &cfg, .combo = &combo, .sys = faulty() };
+	const struct st_engine *e = &st_engine_posix;
+	void *rs = NULL, *ts = NULL, *fh = NULL;
+	char msg[200];
+	int direct = -1;
+	CHECK(e->setup(&env, &rs, msg, sizeof(msg)) == 0);
+	CHECK(e->thread_init(rs, 0, &ts, msg, sizeof(msg)) == 0);
+	CHECK(e->open(ts, "f", ST_OPEN_WRITE | ST_OPEN_CREATE, &fh, &direct) == 0);
+	char buf[8192];
+	memset(buf, 'x', sizeof(buf));
+
+	memset(&fault, 0, sizeof(fault));
+	fault.enospc_after = -1;
+	fault.short_writes = 1;
+	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf));
+	fault.short_writes = 0;
+	fault.eintr_left = 3;
+	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 8192) == (ssize_t)sizeof(buf));
+	fault.enospc_after = 16384 + 4096;
+	fault.written = 16384;
+	fault.short_writes = 1; /* 4096 accepted, then ENOSPC: a short transfer */
+	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 16384) == 4096);
+	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 20480) == -ENOSPC);
+	CHECK(e->close(ts, fh) == 0);
+	struct stat st;
+	char path[600];
+	snprintf(path, sizeof(path), "%s/f", dir);
+	CHECK(stat(path, &st) == 0 && st.st_size == 16384 + 4096);
+
+	/* symbolic links are not followed out of the target */
+	CHECK(symlink("/etc/passwd", (snprintf(path, sizeof(path), "%s/link", dir), path)) == 0);
+	CHECK(e->open(ts, "link", ST_OPEN_READ, &fh, &direct) == -ELOOP);
+	CHECK(e->unlink(rs, "link") == 0);
+	CHECK(e->unlink(rs, "f") == 0);
+	e->thread_fini(ts);
+	e->teardown(rs);
+	rmdir(dir);
+}
+
+static struct st_worker *worker(struct st_config *cfg, struct st_combo *combo,
+				hwloc_topology_t topo, int rank, int partner,
+				struct st_prepare_status *ps)
+{
+	struct st_worker_args a = { .engine = st_engine_find(
+					    st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]),
+				    .cfg = cfg, .combo = combo, .topo = topo, .rank = rank,
+				    .nranks = 2, .role = ST_ROLE_CLIENT, .partner = partner,
+				    .run_dir = "stcluster-test" };
+	return st_worker_prepare(&a, ps);
+}
+
+static hwloc_topology_t topology(void)
+{
+	hwloc_topology_t t;
+	hwloc_topology_init(&t);
+	hwloc_topology_load(t);
+	return t;
+}
+
+static void null_worker(void)
+{
+	struct st_config cfg;
+	char err[ST_ERR_MAX];
+	cfg_for(&cfg, "null", "/nonexistent");
+	st_config_set(&cfg, ST_OPT_BLOCK, "4k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "64k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_THREADS, "3", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_NULL_ERROR, "EIO", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_NULL_ERROR_AT, "20", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	hwloc_topology_t topo = topology();
+	struct st_prepare_status ps;
+	struct st_worker *w = worker(&cfg, &combo, topo, 0, 0, &ps);
+	CHECK(w && ps.err == 0);
+	CHECK(st_worker_threads(w) == 3);
+	struct st_rank_result rr;
+	struct st_thread_result tr[3];
+	st_worker_phase(w, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 3 * 65536 && rr.ops == 3 * 16 && rr.error.err == 0);
+	CHECK(rr.hist.count == 48);
+	for (int i = 0; i < 3; i++) {
+		CHECK(tr[i].bytes == 65536 && tr[i].thread == (uint32_t)i);
+		CHECK(tr[i].cpuset[0] != '\0'); /* bind=core: the binding is recorded */
+		CHECK(tr[i].end_ns >= tr[i].start_ns);
+	}
+	/* calls 16..31 of each thread: the 21st (index 20) fails with EIO */
+	st_worker_phase(w, ST_PHASE_READ, st_now_ns(), &rr, tr);
+	CHECK(rr.error.err == EIO && rr.error.op == ST_OP_READ && rr.error.count == 3);
+	CHECK(rr.bytes == 3 * 4 * 4096);
+	CHECK(tr[1].error.offset == 4 * 4096);
+	CHECK(strstr(rr.message, "offset 16384") != NULL);
+	st_worker_finish(w);
+
+	/* the deadline ends a phase that would take 64 x 10 ms */
+	cfg_for(&cfg, "null", "/nonexistent");
+	st_config_set(&cfg, ST_OPT_BLOCK, "1k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "64k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_NULL_DELAY, "10ms", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_DEADLINE, "0.1", 1, NULL, err, sizeof(err));
+	st_plan_combo(&cfg, 0, &combo);
+	w = worker(&cfg, &combo, topo, 0, 0, &ps);
+	int64_t t0 = st_now_ns();
+	st_worker_phase(w, ST_PHASE_WRITE, t0, &rr, tr);
+	int64_t took = st_now_ns() - t0;
+	CHECK(rr.error.err == ETIMEDOUT && (rr.flags & ST_TF_DEADLINE));
+	CHECK(rr.ops >= 5 && rr.ops < 64);
+	CHECK(took < 400000000); /* far less than the 640 ms the phase would need */
+	st_worker_finish(w);
+
+	/* preparation failure is reported, not fatal */
+	st_config_set(&cfg, ST_OPT_NULL_FAIL_SETUP, "1", 1, NULL, err, sizeof(err));
+	w = worker(&cfg, &combo, topo, 1, 1, &ps);
+	CHECK(w != NULL && ps.err == EIO && strstr(ps.message, "injected") != NULL);
+	st_worker_finish(w);
+	hwloc_topology_destroy(topo);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void posix_worker_files(void)
+{
+	const char *dir = unit_tmpdir();
+	char err[ST_ERR_MAX], run_dir[600];
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	st_config_set(&cfg, ST_OPT_BLOCK, "4k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "32k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_THREADS, "2", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_PHASES, "write,read,randread,randwrite", 1, NULL, err,
+		      sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	hwloc_topology_t topo = topology();
+	struct st_prepare_status ps0, ps1;
+	/* two "ranks" in one process, each reading the other's files */
+	struct st_worker *w0 = worker(&cfg, &combo, topo, 0, 1, &ps0);
+	struct st_worker *w1 = worker(&cfg, &combo, topo, 1, 0, &ps1);
+	CHECK(ps0.err == 0 && ps1.err == 0);
+	struct st_rank_result rr;
+	struct st_thread_result tr[2];
+	st_worker_phase(w0, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 65536 && rr.error.err == 0);
+	snprintf(run_dir, sizeof(run_dir), "%s/stcluster-test", dir);
+	CHECK(count_entries(run_dir) == 2);
+	/* rank 1 has not written: reading its files fails, and says which */
+	st_worker_phase(w0, ST_PHASE_READ, st_now_ns(), &rr, tr);
+	CHECK(rr.error.err == ENOENT && rr.error.op == ST_OP_OPEN);
+	CHECK(strstr(rr.message, "r1.t0") != NULL);
+	st_worker_phase(w1, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+	st_worker_phase(w0, ST_PHASE_READ, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 65536 && rr.error.err == 0 && rr.ops == 16);
+	st_worker_phase(w1, ST_PHASE_RANDREAD, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 65536 && rr.error.err == 0);
+	st_worker_phase(w1, ST_PHASE_RANDWRITE, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 65536 && rr.error.err == 0);
+	CHECK(count_entries(run_dir) == 4);
+	st_worker_finish(w0);
+	CHECK(count_entries(run_dir) == 2); /* only rank 0's own files went */
+	st_worker_finish(w1);
+	CHECK(count_entries(run_dir) == 0);
+	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
+				    .run_dir = "stcluster-test" };
+	CHECK(st_worker_remove_run_dir(&a) == 0);
+	CHECK(count_entries(dir) == 0);
+	rmdir(dir);
+	hwloc_topology_destroy(topo);
+}
+
+static void layout_without_write_phase(void)
+{
+	const char *dir = unit_tmpdir();
+	char err[ST_ERR_MAX];
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	st_config_set(&cfg, ST_OPT_BLOCK, "4k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "16k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_PHASES, "randread", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_REORDER, "off", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	hwloc_topology_t topo = topology();
+	struct st_prepare_status ps;
+	struct st_worker *w = worker(&cfg, &combo, topo, 0, 0, &ps);
+	CHECK(ps.err == 0);
+	struct st_rank_result rr;
+	struct st_thread_result tr[1];
+	st_worker_phase(w, ST_PHASE_RANDREAD, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 16384 && rr.error.err == 0);
+	st_worker_finish(w);
+	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
+				    .run_dir = "stcluster-test" };
+	st_worker_remove_run_dir(&a);
+	CHECK(count_entries(dir) == 0);
+	rmdir(dir);
+	hwloc_topology_destroy(topo);
+}
+
+static void registry(void)
+{
+	const char *missing = NULL;
+	for (int i = 0; st_engines[i]; i++)
+		CHECK(st_engine_check(st_engines[i], &missing) == 0);
+	CHECK(st_engine_find("posix") == &st_engine_posix);
+	CHECK(st_engine_find("nope") == NULL);
+	/* every engine the --engine option offers is either built in or refused clearly */
+	struct st_engine broken = st_engine_null;
+	broken.fsync = NULL;
+	CHECK(st_engine_check(&broken, &missing) == -1 && strcmp(missing, "fsync") == 0);
+}
+
+const struct unit_test unit_engine[] = {
+	{ "engine: registry and table check", registry },
+	{ "engine: posix seam: short writes, EINTR, ENOSPC, no symlinks", posix_seam },
+	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
+	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
+	{ "worker: files laid out when no write phase runs", layout_without_write_phase },
+	{ NULL, NULL },
+};

@@ -1,0 +1,198 @@
+/* The options table: lists, limits, plan files, the matrix and its order. */
+#include "../../common/options.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int set(struct st_config *c, const char *name, const char *val, char *err)
+{
+	return st_config_set(c, st_opt_find(name), val, 1, NULL, err, ST_ERR_MAX);
+}
+
+static void table_is_consistent(void)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		const struct st_opt_def *d = &st_options[i];
+		CHECK(d->name && d->help && *d->help);
+		CHECK(st_opt_find(d->name) == i);
+		if (d->type == ST_T_ENUM)
+			CHECK(d->choices && d->choices[0]);
+		if (d->type != ST_T_FLAG && d->type != ST_T_STRING && d->type != ST_T_ENUM &&
+		    d->type != ST_T_ERRNO)
+			CHECK(d->max >= d->min);
+	}
+	struct st_config c;
+	st_config_defaults(&c); /* dies on a bad default */
+	CHECK(c.o[ST_OPT_BLOCK].n == 1 && c.o[ST_OPT_BLOCK].v[0] == 1 << 20);
+	CHECK(st_plan_combos(&c) == 1);
+}
+
+static void lists_and_errors(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	CHECK(set(&c, "block", "4k,64k,1m", err) == 0);
+	CHECK(c.o[ST_OPT_BLOCK].n == 3 && c.o[ST_OPT_BLOCK].v[1] == 65536);
+	CHECK(set(&c, "threads", "1,2,4", err) == 0);
+	CHECK(set(&c, "direct", "on,off", err) == 0);
+	CHECK(st_plan_combos(&c) == 18);
+
+	static const struct {
+		const char *opt, *val, *must;
+	} bad[] = {
+		{ "block", "12q", "--block" },	      { "block", "-1m", "'-1m'" },
+		{ "block", "0", "out of range" },     { "block", "4k,,1m", "empty element" },
+		{ "block", "4k,", "empty element" },  { "block", ",4k", "empty element" },
+		{ "block", "2g", "out of range" },    { "size", "99999999999999999999", "too large" },
+		{ "threads", "0", "out of range" },   { "threads", "100000", "out of range" },
+		{ "threads", "two", "--threads" },    { "direct", "maybe", "one of: off, on" },
+		{ "bind", "socket", "--bind" },	      { "phases", "write,erase", "'erase'" },
+		{ "block", "4k,4k", "listed twice" }, { "iterations", "0", "--iterations" },
+		{ "deadline", "10x", "--deadline" },  { "null-error", "EWHAT", "--null-error" },
+		{ "engine", "ceph", "--engine" },     { "data", "", "--data" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct st_config before = c;
+		err[0] = '\0';
+		int rc = set(&c, bad[i].opt, bad[i].val, err);
+		CHECK(rc == -1);
+		if (!strstr(err, bad[i].must))
+			fprintf(stderr, "    --%s %s: message '%s' lacks '%s'\n", bad[i].opt, bad[i].val,
+				err, bad[i].must);
+		CHECK(strstr(err, bad[i].must) != NULL);
+		CHECK(strchr(err, '\n') == NULL);
+		CHECK(memcmp(&before, &c, sizeof(c)) == 0); /* a refused value changes nothing */
+	}
+}
+
+static void args_parsing(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	char *ok[] = { "stcluster", "--target", "/tmp", "--block=4k,8k", "--dry-run", NULL };
+	CHECK(st_config_parse_args(&c, 5, ok, err, sizeof(err)) == 0);
+	CHECK(c.o[ST_OPT_BLOCK].n == 2 && c.o[ST_OPT_DRY_RUN].n == 1);
+	CHECK(strcmp(c.o[ST_OPT_TARGET].s, "/tmp") == 0);
+
+	char *unknown[] = { "stcluster", "--blok", "4k", NULL };
+	CHECK(st_config_parse_args(&c, 3, unknown, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--blok") != NULL);
+	char *missing[] = { "stcluster", "--block", NULL };
+	CHECK(st_config_parse_args(&c, 2, missing, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "missing value") != NULL);
+	char *stray[] = { "stcluster", "4k", NULL };
+	CHECK(st_config_parse_args(&c, 2, stray, err, sizeof(err)) == -1);
+	char *flagval[] = { "stcluster", "--dry-run=yes", NULL };
+	CHECK(st_config_parse_args(&c, 2, flagval, err, sizeof(err)) == -1);
+}
+
+static void plan_files(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	char *args[] = { "stcluster", "--threads", "8", NULL };
+	CHECK(st_config_parse_args(&c, 3, args, err, sizeof(err)) == 0);
+	const char *plan = "# a plan\n"
+			   "target = /srv/x   # trailing comment\n"
+			   "\n"
+			   "block = 4k, 1m\n"
+			   "threads = 1,2\n" /* the command line said 8: it wins */
+			   "label = nfs1 after the upgrade\n"
+			   "dry-run = on\n";
+	CHECK(st_config_parse_plan(&c, plan, "p.conf", err, sizeof(err)) == 0);
+	CHECK(strcmp(c.o[ST_OPT_TARGET].s, "/srv/x") == 0);
+	CHECK(c.o[ST_OPT_BLOCK].n == 2 && c.o[ST_OPT_BLOCK].v[1] == 1 << 20);
+	CHECK(c.o[ST_OPT_THREADS].n == 1 && c.o[ST_OPT_THREADS].v[0] == 8);
+	CHECK(strcmp(c.o[ST_OPT_LABEL].s, "nfs1 after the upgrade") == 0);
+	CHECK(c.o[ST_OPT_DRY_RUN].n == 1);
+
+	CHECK(st_config_parse_plan(&c, "blok = 4k\n", "p.conf", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "p.conf:1") && strstr(err, "blok"));
+	CHECK(st_config_parse_plan(&c, "\n\nblock 4k\n", "p.conf", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "p.conf:3") != NULL);
+	CHECK(st_config_parse_plan(&c, "plan = other.conf\n", "p.conf", err, sizeof(err)) == -1);
+	CHECK(st_config_parse_plan(&c, "size = 1q\n", "p.conf", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--size") != NULL);
+}
+
+static void dump_round_trip(void)
+{
+	struct st_config a, b;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&a);
+	CHECK(set(&a, "target", "/srv/bench", err) == 0);
+	CHECK(set(&a, "block", "4k,1m", err) == 0);
+	CHECK(set(&a, "phases", "write,randread", err) == 0);
+	CHECK(set(&a, "deadline", "90", err) == 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	st_config_dump(&a, f);
+	fclose(f);
+	st_config_defaults(&b);
+	CHECK(st_config_parse_plan(&b, text, "dump", err, sizeof(err)) == 0);
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		CHECK_EQ_INT(b.o[i].n, a.o[i].n);
+		for (int k = 0; k < a.o[i].n; k++)
+			CHECK_EQ_INT(b.o[i].v[k], a.o[i].v[k]);
+		CHECK(strcmp(a.o[i].s, b.o[i].s) == 0);
+	}
+	free(text);
+}
+
+static void matrix_order(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	CHECK(set(&c, "block", "4k,1m", err) == 0);
+	CHECK(set(&c, "threads", "1,2,3", err) == 0);
+	CHECK(st_plan_combos(&c) == 6);
+	/* the first option in table order varies slowest */
+	int64_t want[6][2] = { { 4096, 1 }, { 4096, 2 }, { 4096, 3 },
+			       { 1 << 20, 1 }, { 1 << 20, 2 }, { 1 << 20, 3 } };
+	for (int i = 0; i < 6; i++) {
+		struct st_combo k;
+		st_plan_combo(&c, (uint64_t)i, &k);
+		CHECK_EQ_INT(k.v[ST_OPT_BLOCK], want[i][0]);
+		CHECK_EQ_INT(k.v[ST_OPT_THREADS], want[i][1]);
+		CHECK_EQ_INT(k.index, i);
+	}
+	struct st_combo k;
+	char text[512];
+	st_plan_combo(&c, 4, &k);
+	st_combo_text(&k, text, sizeof(text));
+	CHECK(strstr(text, "block=1m") && strstr(text, "threads=2"));
+	CHECK(st_config_phases(&c) == ((1u << ST_PHASE_WRITE) | (1u << ST_PHASE_READ)));
+}
+
+static void checks_without_fs(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	CHECK(st_config_check(&c, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--target") != NULL);
+	CHECK(set(&c, "target", "/tmp", err) == 0);
+	CHECK(st_config_check(&c, err, sizeof(err)) == 0);
+	CHECK(set(&c, "null-delay", "1ms", err) == 0);
+	CHECK(st_config_check(&c, err, sizeof(err)) == -1); /* posix engine */
+	CHECK(strstr(err, "--null-delay") != NULL);
+	CHECK(set(&c, "engine", "null", err) == 0);
+	CHECK(st_config_check(&c, err, sizeof(err)) == 0);
+}
+
+const struct unit_test unit_options[] = {
+	{ "options: table consistent, defaults parse", table_is_consistent },
+	{ "options: lists, limits, one-line errors", lists_and_errors },
+	{ "options: command line", args_parsing },
+	{ "options: plan files, command line wins", plan_files },
+	{ "options: dump parses back to the same config", dump_round_trip },
+	{ "options: matrix order", matrix_order },
+	{ "options: checks without file system", checks_without_fs },
+	{ NULL, NULL },
+};

@@ -1,0 +1,239 @@
+/*
+ * The store: schema creation and migration, refusing what is not a store,
+ * and the aggregate views checked against figures worked out by hand.
+ */
+#include "../../common/options.h"
+#include "../../coordinator/store.h"
+#include "unit.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static double qd(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	double v = NAN;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "    %s: %s\n", sql, sqlite3_errmsg(db));
+		return NAN;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int near(double got, double want, double rel)
+{
+	int ok = fabs(got - want) <= rel * fabs(want);
+	if (!ok)
+		fprintf(stderr, "    got %.9g, want %.9g\n", got, want);
+	return ok;
+}
+
+static void slurp(const char *path, char *buf, size_t n, ssize_t *len)
+{
+	int fd = open(path, O_RDONLY);
+	*len = fd >= 0 ? read(fd, buf, n) : -1;
+	if (fd >= 0)
+		close(fd);
+}
+
+static void schema_and_migration(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/s.db", unit_tmpdir());
+	CHECK(st_store_check_path(path, 1, err, sizeof(err)) == 0);
+	CHECK(st_store_check_path(path, 0, err, sizeof(err)) == -1); /* reading needs a store */
+	CHECK(access(path, F_OK) != 0);				      /* checks create nothing */
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	sqlite3 *db = st_store_db(s);
+	CHECK(qd(db, "PRAGMA user_version") == ST_SCHEMA_VERSION);
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (st_options[i].flags & ST_OF_SWEEP) {
+			char sql[256];
+			snprintf(sql, sizeof(sql),
+				 "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = '%s'",
+				 st_options[i].name);
+			CHECK(qd(db, sql) == 1);
+		}
+	/* an older store: without the views and without one option column */
+	CHECK(sqlite3_exec(db,
+			   "DROP VIEW result; DROP VIEW phase_summary; DROP VIEW client_result; "
+			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 0);
+	st_store_close(s);
+	s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	db = st_store_db(s);
+	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 4);
+	st_store_close(s);
+	/* read-only open works and writes nothing */
+	s = st_store_open(path, 1, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK(sqlite3_exec(st_store_db(s), "CREATE TABLE x(a)", NULL, NULL, NULL) != SQLITE_OK);
+	st_store_close(s);
+}
+
+static void refuses_foreign_files(void)
+{
+	char dir[512], path[600], err[ST_ERR_MAX], before[4096], after[4096];
+	ssize_t lb, la;
+	snprintf(dir, sizeof(dir), "%s", unit_tmpdir());
+
+	/* a text file */
+	snprintf(path, sizeof(path), "%s/notes.txt", dir);
+	FILE *f = fopen(path, "w");
+	fputs("these are my notes, not a database\n", f);
+	fclose(f);
+	slurp(path, before, sizeof(before), &lb);
+	CHECK(st_store_check_path(path, 1, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "not a SQLite database") != NULL);
+	slurp(path, after, sizeof(after), &la);
+	CHECK(lb == la && memcmp(before, after, (size_t)lb) == 0);
+
+	/* a store of a newer schema */
+	snprintf(path, sizeof(path), "%s/new.db", dir);
+	sqlite3 *db;
+	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+	sqlite3_exec(db, "CREATE TABLE t(a); PRAGMA user_version = 99", NULL, NULL, NULL);
+	sqlite3_close(db);
+	CHECK(st_store_check_path(path, 1, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "schema version 99") != NULL);
+	CHECK(st_store_open(path, 0, err, sizeof(err)) == NULL);
+
+	/* another application's database */
+	snprintf(path, sizeof(path), "%s/other.db", dir);
+	CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+	sqlite3_exec(db, "CREATE TABLE customers(name)", NULL, NULL, NULL);
+	sqlite3_close(db);
+	CHECK(st_store_open(path, 0, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "not an stcluster store") != NULL);
+
+	/* a directory that does not exist */
+	snprintf(path, sizeof(path), "%s/missing/s.db", dir);
+	CHECK(st_store_check_path(path, 1, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "does not exist") != NULL);
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	CHECK(stat(path, &st) != 0);
+}
+
+static struct st_rank_result rank(int r, int role, uint64_t bytes, uint64_t ops, double s,
+				  double e)
+{
+	struct st_rank_result x;
+	memset(&x, 0, sizeof(x));
+	x.version = ST_WIRE_VERSION;
+	x.rank = (uint32_t)r;
+	x.role = (uint32_t)role;
+	x.nthreads = role == ST_ROLE_CLIENT ? 1 : 0;
+	x.bytes = bytes;
+	x.ops = ops;
+	x.start_ns = (int64_t)(s * 1e9);
+	x.end_ns = (int64_t)(e * 1e9);
+	x.release_ns = -1000 * r;
+	st_hist_init(&x.hist);
+	for (uint64_t i = 0; i < ops; i++)
+		st_hist_add(&x.hist, 1000000 + 1000 * (uint64_t)r);
+	return x;
+}
+
+static void aggregates_by_hand(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/agg.db", unit_tmpdir());
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	struct st_config cfg;
+	st_config_defaults(&cfg);
+	st_config_set(&cfg, ST_OPT_TARGET, "/tmp", 1, NULL, err, sizeof(err));
+	struct st_host_info hosts[4];
+	memset(hosts, 0, sizeof(hosts));
+	int roles[4] = { 0, 0, 0, ST_ROLE_SERVER }, partners[4] = { 1, 2, 0, 3 };
+	int64_t offs[4] = { 0 }, rtts[4] = { 0 };
+	struct st_run_record run = { .run_id = "run-a", .cfg = &cfg, .command = "test",
+				     .started_wall_ns = 0, .nranks = 4, .nhosts = 4,
+				     .combos_planned = 1, .hosts = hosts, .roles = roles,
+				     .clock_offset_ns = offs, .clock_rtt_ns = rtts,
+				     .partners = partners };
+	CHECK(st_store_begin_run(s, &run, err, sizeof(err)) == 0);
+
+	/*
+	 * r0: 100 MB in [0, 1.0] s -> 100 MB/s; r1: 150 MB in [0.1, 1.6] -> 100 MB/s;
+	 * r2: 50 MB in [0, 2.0] -> 25 MB/s; r3 is a server: never counted.
+	 * aggregate = 300 MB / 2.0 s = 150 MB/s; iops = 300 / 2 = 150
+	 * first done at 1.0 s: 100 + 150 * 0.9/1.5 + 50 * 1.0/2.0 = 215 MB in 1.0 s
+	 * fairness = 25 / 100; Jain = 225^2 / (3 * (100^2 + 100^2 + 25^2)) = 0.818181...
+	 */
+	struct st_rank_result rr[4] = {
+		rank(0, ST_ROLE_CLIENT, 100000000, 100, 0.0, 1.0),
+		rank(1, ST_ROLE_CLIENT, 150000000, 150, 0.1, 1.6),
+		rank(2, ST_ROLE_CLIENT, 50000000, 50, 0.0, 2.0),
+		rank(3, ST_ROLE_SERVER, 999999999, 7, 0.0, 0.5),
+	};
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = rr };
+	struct st_combo c;
+	st_plan_combo(&cfg, 0, &c);
+	struct st_combo_record rec = { .run_id = "run-a", .combo = &c, .status = "ok",
+				       .nranks = 4, .phases = &ph, .nphases = 1 };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	sqlite3 *db = st_store_db(s);
+	const char *w = " FROM phase_summary WHERE phase = 'write'";
+	char sql[256];
+#define Q(col) (snprintf(sql, sizeof(sql), "SELECT %s%s", col, w), qd(db, sql))
+	CHECK(near(Q("agg_mbps"), 150.0, 1e-9));
+	CHECK(near(Q("last_done_mbps"), 150.0, 1e-9));
+	CHECK(near(Q("first_done_mbps"), 215.0, 1e-9));
+	CHECK(near(Q("iops"), 150.0, 1e-9));
+	CHECK(near(Q("min_client_mbps"), 25.0, 1e-9));
+	CHECK(near(Q("max_client_mbps"), 100.0, 1e-9));
+	CHECK(near(Q("mean_client_mbps"), 75.0, 1e-9));
+	CHECK(near(Q("fairness"), 0.25, 1e-9));
+	CHECK(near(Q("jain"), 50625.0 / 61875.0, 1e-9));
+	CHECK(near(Q("clients"), 3, 0));
+	CHECK(near(Q("bytes"), 300000000.0, 0));
+	CHECK(near(Q("skew_ns"), 3000.0, 0)); /* releases at start - 1000 * rank, all ranks */
+	/* latencies: 100 calls at 1.000 ms, 150 at 1.001, 50 at 1.002 (+ server's 7 at 1.003) */
+	CHECK(near(Q("lat_p50_ns"), 1001000.0, 0.0625));
+	CHECK(near(Q("lat_max_ns"), 1003000.0, 0));
+#undef Q
+	/* a failed combination: valid rows with NULL figures */
+	struct st_prepare_status ps[4];
+	memset(ps, 0, sizeof(ps));
+	ps[2].err = 5;
+	snprintf(ps[2].message, sizeof(ps[2].message), "injected");
+	c.seq = 1;
+	struct st_combo_record bad = { .run_id = "run-a", .combo = &c, .status = "failed",
+				       .message = "rank 2: injected", .nranks = 4, .prep = ps };
+	CHECK(st_store_combo(s, &bad, err, sizeof(err)) == 0);
+	CHECK(qd(db, "SELECT COUNT(*) FROM combo_failure WHERE rank = 2 AND errno_name = 'EIO'") == 1);
+	CHECK(qd(db, "SELECT COUNT(*) FROM combo WHERE status = 'failed'") == 1);
+	/* the same seq twice is refused, and the refused transaction leaves nothing */
+	CHECK(st_store_combo(s, &bad, err, sizeof(err)) == -1);
+	CHECK(qd(db, "SELECT COUNT(*) FROM combo") == 2);
+	CHECK(st_store_end_run(s, "run-a", "complete", err, sizeof(err)) == 0);
+	CHECK(qd(db, "SELECT COUNT(*) FROM run_summary WHERE status = 'complete' AND combos_stored = 2") == 1);
+	st_store_close(s);
+}
+
+const struct unit_test unit_store[] = {
+	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
+	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
+	{ "store: aggregate, first-done, fairness, Jain, IOPS by hand", aggregates_by_hand },
+	{ NULL, NULL },
+};

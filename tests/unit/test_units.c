@@ -1,0 +1,81 @@
+/* Size, count and duration parsing: good values and every kind of bad one. */
+#include "../../common/units.h"
+#include "unit.h"
+
+#include <string.h>
+
+static void size_good(void)
+{
+	static const struct {
+		const char *s;
+		int64_t v;
+	} ok[] = { { "0", 0 },		    { "1", 1 },		     { "4k", 4096 },
+		   { "4K", 4096 },	    { "4kb", 4096 },	     { "4KiB", 4096 },
+		   { "1m", 1 << 20 },	    { "64m", 64LL << 20 },   { "1g", 1LL << 30 },
+		   { "8t", 8LL << 40 },	    { "512b", 512 },	     { "1000", 1000 },
+		   { "9223372036854775807", INT64_MAX } };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		int64_t v = -1;
+		const char *why = NULL;
+		CHECK(st_parse_size(ok[i].s, &v, &why) == 0);
+		CHECK_EQ_INT(v, ok[i].v);
+	}
+}
+
+static void size_bad(void)
+{
+	static const char *const bad[] = { "",	   "12q",  "-1m",  "+4k", " 4k",  "4k ", "1.5m",
+					   "k",	   "4kk",  "4kx",  "0x10", "4 k", "1e3",  "99999999999999999999",
+					   "8388608t", "9223372036854775808", "4mib2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int64_t v = 0;
+		const char *why = NULL;
+		if (st_parse_size(bad[i], &v, &why) == 0)
+			fprintf(stderr, "    accepted bad size '%s'\n", bad[i]);
+		CHECK(st_parse_size(bad[i], &v, &why) == -1);
+		CHECK(why != NULL);
+	}
+}
+
+static void count_and_duration(void)
+{
+	int64_t v;
+	const char *why;
+	CHECK(st_parse_count("17", &v, &why) == 0 && v == 17);
+	CHECK(st_parse_count("1k", &v, &why) == -1);
+	CHECK(st_parse_count("-3", &v, &why) == -1);
+	CHECK(st_parse_duration("30", 1000000000, &v, &why) == 0 && v == 30000000000LL);
+	CHECK(st_parse_duration("2ms", 1000000000, &v, &why) == 0 && v == 2000000);
+	CHECK(st_parse_duration("1.5s", 1000000000, &v, &why) == 0 && v == 1500000000);
+	CHECK(st_parse_duration("250us", 1, &v, &why) == 0 && v == 250000);
+	CHECK(st_parse_duration("5m", 1, &v, &why) == 0 && v == 300000000000LL);
+	CHECK(st_parse_duration("2x", 1, &v, &why) == -1);
+	CHECK(st_parse_duration("1.", 1, &v, &why) == -1);
+	CHECK(st_parse_duration("", 1, &v, &why) == -1);
+}
+
+static void size_format_roundtrip(void)
+{
+	int64_t vals[] = { 0, 1, 1000, 4096, 65536, 1 << 20, 3LL << 30, 5LL << 40, 4097 };
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		char buf[32];
+		int64_t back;
+		const char *why;
+		st_format_size(vals[i], buf, sizeof(buf));
+		CHECK(st_parse_size(buf, &back, &why) == 0);
+		CHECK_EQ_INT(back, vals[i]);
+	}
+	char buf[32];
+	st_format_size(4096, buf, sizeof(buf));
+	CHECK(strcmp(buf, "4k") == 0);
+	st_format_size(1 << 20, buf, sizeof(buf));
+	CHECK(strcmp(buf, "1m") == 0);
+}
+
+const struct unit_test unit_units[] = {
+	{ "units: sizes accepted", size_good },
+	{ "units: bad sizes refused", size_bad },
+	{ "units: counts and durations", count_and_duration },
+	{ "units: size text round trip", size_format_roundtrip },
+	{ NULL, NULL },
+};
