@@ -15,61 +15,102 @@ static const char *const on_off[] = { "off", "on", NULL };
 static const char *const engines[] = { "posix", "null", NULL };
 static const char *const binds[] = { "none", "core", "pu", "numa", NULL };
 static const char *const datas[] = { "zero", "random", NULL };
+static const char *const verses[] = { "3", "4", "4.1", "4.2", NULL };
+static const char *const protos[] = { "tcp", "udp", "rdma", NULL };
+static const char *const syncs[] = { "sync", "async", NULL };
+static const char *const hards[] = { "hard", "soft", NULL };
+static const char *const acs[] = { "ac", "noac", NULL };
 const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 	"write", "rewrite", "read", "reread", "randread", "randwrite", NULL
 };
 
 #define SEC 1000000000LL
 
+#define NFS (ST_OF_SWEEP | ST_OF_NFS | ST_OF_MOUNT)
+
 const struct st_opt_def st_options[ST_OPT_COUNT] = {
-	[ST_OPT_TARGET] = { "target", "DIR", ST_T_STRING, 0, NULL, 0, 0, 0, NULL,
+	[ST_OPT_TARGET] = { "target", "DIR", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
 			    "directory to test (each run works in DIR/stcluster-<run id>/)" },
-	[ST_OPT_ENGINE] = { "engine", "NAME", ST_T_ENUM, 0, engines, 0, 0, 0, "posix",
+	[ST_OPT_ENGINE] = { "engine", "NAME", ST_T_ENUM, 0, engines, 0, 0, 0, 0, 0, "posix",
 			    "I/O engine: posix (files under --target) or null (no I/O, for tests)" },
-	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0,
+	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0, 0, 0,
 			    "write,read",
 			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite" },
-	[ST_OPT_ITERATIONS] = { "iterations", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, "1",
+	[ST_OPT_ITERATIONS] = { "iterations", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, 0, 0, "1",
 				"repeat every combination N times" },
 	[ST_OPT_DEADLINE] = { "deadline", "SECONDS", ST_T_DURATION, 0, NULL, SEC / 1000,
-			      7 * 24 * 3600 * SEC, SEC, "3600",
+			      7 * 24 * 3600 * SEC, SEC, 0, 0, "3600",
 			      "a phase stops issuing I/O after this long (recorded as ETIMEDOUT)" },
-	[ST_OPT_DB] = { "db", "PATH", ST_T_STRING, 0, NULL, 0, 0, 0, "./stcluster.db",
+	[ST_OPT_DB] = { "db", "PATH", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "./stcluster.db",
 			"SQLite store (created if missing; every run is added to it)" },
-	[ST_OPT_LABEL] = { "label", "TEXT", ST_T_STRING, 0, NULL, 0, 0, 0, "",
+	[ST_OPT_LABEL] = { "label", "TEXT", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "",
 			   "free text stored with the run" },
-	[ST_OPT_SEED] = { "seed", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, "1",
+	[ST_OPT_SEED] = { "seed", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0, "1",
 			  "seed of the random block order and random data" },
 	[ST_OPT_NULL_DELAY] = { "null-delay", "DURATION", ST_T_DURATION, 0, NULL, 0, 10 * SEC,
-				1000, "0", "null engine: time each read/write takes (plain number: us)" },
-	[ST_OPT_NULL_ERROR] = { "null-error", "ERRNO", ST_T_ERRNO, 0, NULL, 0, 0, 0, NULL,
+				1000, 0, 0, "0", "null engine: time each read/write takes (plain number: us)" },
+	[ST_OPT_NULL_ERROR] = { "null-error", "ERRNO", ST_T_ERRNO, 0, NULL, 0, 0, 0, 0, 0, NULL,
 				"null engine: errno (name or number) to inject" },
-	[ST_OPT_NULL_ERROR_AT] = { "null-error-at", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0,
+	[ST_OPT_NULL_ERROR_AT] = { "null-error-at", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0,
 				   "0", "null engine: the Nth read/write of each thread fails (0-based)" },
-	[ST_OPT_NULL_FAIL_SETUP] = { "null-fail-setup", "RANK", ST_T_COUNT, 0, NULL, 0, 1 << 20, 0,
+	[ST_OPT_NULL_FAIL_SETUP] = { "null-fail-setup", "RANK", ST_T_COUNT, 0, NULL, 0, 1 << 20, 0, 0, 0,
 				     NULL, "null engine: preparation fails on this rank (EIO)" },
-	[ST_OPT_PLAN] = { "plan", "FILE", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, NULL,
+	[ST_OPT_PLAN] = { "plan", "FILE", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, 0, 0, NULL,
 			  "read options from FILE (key = v1,v2 lines); the command line wins" },
-	[ST_OPT_DRY_RUN] = { "dry-run", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, NULL,
+	[ST_OPT_DRY_RUN] = { "dry-run", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
 			     "print the number of combinations and each one, then exit" },
-	[ST_OPT_QUIET] = { "quiet", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, NULL,
+	[ST_OPT_QUIET] = { "quiet", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
 			   "print nothing but errors while running" },
-	[ST_OPT_BLOCK] = { "block", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 30, 0, "1m",
+	[ST_OPT_BLOCK] = { "block", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 30, 0, 0, 0, "1m",
 			   "transfer size of each read/write call" },
-	[ST_OPT_SIZE] = { "size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 50, 0, "64m",
+	[ST_OPT_SIZE] = { "size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 50, 0, 0, 0, "64m",
 			  "bytes per thread (each thread has its own file)" },
-	[ST_OPT_THREADS] = { "threads", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 256, 0, "1",
+	[ST_OPT_THREADS] = { "threads", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 256, 0, 0, 0, "1",
 			     "I/O threads per client rank" },
-	[ST_OPT_DIRECT] = { "direct", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+	[ST_OPT_DIRECT] = { "direct", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
 			    "O_DIRECT (falls back to buffered where refused, and records it)" },
-	[ST_OPT_FSYNC] = { "fsync", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+	[ST_OPT_FSYNC] = { "fsync", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
 			   "fsync before close inside the timed write phases (iozone -e)" },
-	[ST_OPT_REORDER] = { "reorder", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, "on",
+	[ST_OPT_REORDER] = { "reorder", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
 			     "read a file another rank wrote, on another host where there is one" },
-	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0,
+	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0, 0, 0,
 			  "core", "pin each I/O thread (hwloc) to a core, PU or NUMA node" },
-	[ST_OPT_DATA] = { "data", "zero|random", ST_T_ENUM, ST_OF_SWEEP, datas, 0, 0, 0,
+	[ST_OPT_DATA] = { "data", "zero|random", ST_T_ENUM, ST_OF_SWEEP, datas, 0, 0, 0, 0, 0,
 			  "random", "buffer contents written (zeros compress and dedupe)" },
+	[ST_OPT_VERIFY] = { "verify", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",
+			    "check every byte read against the pattern written (run, rank, thread, offset)" },
+	[ST_OPT_MOUNT] = { "mount", "SOURCE", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
+			   "posix engine: mount SOURCE (server:/export) on --target for every combination, "
+			   "with its options (root)" },
+	[ST_OPT_FSTYPE] = { "fstype", "TYPE", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "nfs",
+			    "file system type for --mount (nfs, nfs4, tmpfs, ...)" },
+	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
+			  "NFS protocol version" },
+	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
+			   "NFS transport" },
+	[ST_OPT_RSIZE] = { "rsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
+			   "bytes of each NFS READ call (a multiple of 4k)" },
+	[ST_OPT_WSIZE] = { "wsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
+			   "bytes of each NFS WRITE call (a multiple of 4k)" },
+	[ST_OPT_SYNC] = { "sync", "sync|async", ST_T_ENUM, NFS, syncs, 0, 0, 0, 0, 0, NULL,
+			  "sync: stable (FILE_SYNC) writes; async: unstable writes and COMMIT" },
+	[ST_OPT_HARD] = { "hard", "hard|soft", ST_T_ENUM, NFS, hards, 0, 0, 0, 0, 0, NULL,
+			  "hard: retry until the deadline; soft: fail after timeo x retrans" },
+	[ST_OPT_TIMEO] = { "timeo", "DECISECONDS", ST_T_COUNT, NFS, NULL, 1, 36000, 0, 0, 0, NULL,
+			   "NFS call timeout, tenths of a second (as nfs(5))" },
+	[ST_OPT_RETRANS] = { "retrans", "N", ST_T_COUNT, NFS, NULL, 0, 1000, 0, 0, 0, NULL,
+			     "NFS retries before a soft call fails" },
+	[ST_OPT_NCONNECT] = { "nconnect", "N", ST_T_COUNT, NFS, NULL, 1, 16, 0, 0, 0, NULL,
+			      "TCP connections per client" },
+	[ST_OPT_AC] = { "ac", "ac|noac", ST_T_ENUM, NFS, acs, 0, 0, 0, 0, 0, NULL,
+			"attribute caching on (ac) or off (noac)" },
+	[ST_OPT_ACTIMEO] = { "actimeo", "SECONDS", ST_T_COUNT, NFS, NULL, 0, 3600, 0, 0, 0, NULL,
+			     "attribute cache lifetime, seconds" },
+	[ST_OPT_IODEPTH] = { "iodepth", "N", ST_T_COUNT, ST_OF_SWEEP | ST_OF_NFS, NULL, 1, 256, 0, 0,
+			     0, NULL, "libnfs engine: calls each thread keeps in flight (default 1)" },
+	[ST_OPT_MOUNT_OPTS] = { "mount-opts", "OPTS;OPTS", ST_T_STRING,
+				ST_OF_SWEEP | ST_OF_MOUNT, NULL, 0, 0, 0, 0, ';', NULL,
+				"--mount: further options as mount -o takes them; ';' separates the values swept" },
 };
 
 int st_opt_find(const char *name)
@@ -151,6 +192,11 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 	default:
 		return fail(err, n, where, "--%s: internal: no parser", d->name);
 	}
+	if (d->align && *v % d->align) {
+		char a[32];
+		st_format_size(d->align, a, sizeof(a));
+		return fail(err, n, where, "--%s: '%s' is not a multiple of %s", d->name, s, a);
+	}
 	if (d->max > d->min && (*v < d->min || *v > d->max)) {
 		char lo[32], hi[32];
 		if (d->type == ST_T_SIZE) {
@@ -180,6 +226,34 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 		ov->n = 1;
 		ov->v[0] = 1;
 		ov->from_args = from_args;
+		return 0;
+	}
+	if (d->type == ST_T_STRING && is_list(d)) {
+		struct st_optval nv = { 0 };
+		size_t off = 0;
+		char sep = d->sep ? d->sep : ',';
+		for (const char *p = text;;) {
+			const char *end = strchr(p, sep);
+			size_t len = end ? (size_t)(end - p) : strlen(p);
+			if (len == 0)
+				return fail(err, errn, where, "--%s: empty element in list '%s'", d->name,
+					    text);
+			if (off + len + 1 > sizeof(nv.s) || nv.n == ST_MAX_VALUES)
+				return fail(err, errn, where, "--%s: list is too long", d->name);
+			for (int i = 0; i < nv.n; i++)
+				if (strlen(nv.s + nv.v[i]) == len && !memcmp(nv.s + nv.v[i], p, len))
+					return fail(err, errn, where, "--%s: value '%.*s' is listed twice",
+						    d->name, (int)len, p);
+			memcpy(nv.s + off, p, len);
+			nv.s[off + len] = '\0';
+			nv.v[nv.n++] = (int64_t)off;
+			off += len + 1;
+			if (!end)
+				break;
+			p = end + 1;
+		}
+		nv.from_args = from_args;
+		*ov = nv;
 		return 0;
 	}
 	if (d->type == ST_T_STRING) {
@@ -350,6 +424,28 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 			return fail(err, errn, NULL, "--%s: only for --engine null",
 				    st_options[null_only[i]].name);
 	}
+ 	int engine = (int)cfg->o[ST_OPT_ENGINE].v[0];
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!cfg->o[i].n)
+			continue;
+		if ((st_options[i].flags & ST_OF_MOUNT) && engine == 0 && !cfg->o[ST_OPT_MOUNT].n)
+			return fail(err, errn, NULL,
+				    "--%s: a mount option needs --mount SOURCE (and root) with the posix "
+				    "engine; without it the options in force are recorded",
+				    st_options[i].name);
+		if (i == ST_OPT_MOUNT_OPTS && engine != 0)
+			return fail(err, errn, NULL, "--mount-opts: only for --engine posix with --mount");
+		if (i == ST_OPT_IODEPTH && engine == 0)
+			return fail(err, errn, NULL, "--iodepth: the posix engine keeps one call in "
+						     "flight per thread (use --threads)");
+	}
+	if (cfg->o[ST_OPT_VERIFY].v[0] == 1)
+		for (int i = 0; i < cfg->o[ST_OPT_DATA].n; i++)
+			if (cfg->o[ST_OPT_DATA].v[i] == 0)
+				return fail(err, errn, NULL, "--verify on writes a checkable pattern: "
+							     "it cannot be combined with --data zero");
+	if (cfg->o[ST_OPT_MOUNT].n && engine != 0)
+		return fail(err, errn, NULL, "--mount: only for --engine posix");
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
 		return fail(err, errn, NULL,
@@ -362,7 +458,7 @@ uint64_t st_plan_combos(const struct st_config *cfg)
 {
 	uint64_t n = 1;
 	for (int i = 0; i < ST_OPT_COUNT; i++)
-		if (st_options[i].flags & ST_OF_SWEEP) {
+		if ((st_options[i].flags & ST_OF_SWEEP) && cfg->o[i].n) {
 			n *= (uint64_t)cfg->o[i].n;
 			if (n > 1000000000ULL)
 				return n; /* enough to refuse; avoids overflow */
@@ -380,15 +476,31 @@ void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo 
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
 		uint64_t n = (uint64_t)cfg->o[i].n;
-		c->v[i] = cfg->o[i].v[index % n];
+		if (n == 0) {
+			c->v[i] = ST_UNSET;
+			continue;
+		}
+		/* a string list's value is its index in the list */
+		c->v[i] = st_options[i].type == ST_T_STRING ? (int64_t)(index % n)
+							    : cfg->o[i].v[index % n];
 		index /= n;
 	}
 }
 
-void st_opt_value_text(int id, int64_t v, char *buf, size_t n)
+const char *st_optval_str(const struct st_optval *ov, int i)
+{
+	return i >= 0 && i < ov->n ? ov->s + ov->v[i] : "";
+}
+
+void st_opt_value_text(const struct st_config *cfg, int id, int64_t v, char *buf, size_t n)
 {
 	const struct st_opt_def *d = &st_options[id];
+	if (v == ST_UNSET) {
+		snprintf(buf, n, "-");
+		return;
+	}
 	switch (d->type) {
+	case ST_T_STRING: snprintf(buf, n, "%s", st_optval_str(&cfg->o[id], (int)v)); break;
 	case ST_T_SIZE: st_format_size(v, buf, n); break;
 	case ST_T_DURATION: st_format_duration(v, buf, n); break;
 	case ST_T_ENUM: snprintf(buf, n, "%s", d->choices[v]); break;
@@ -397,15 +509,15 @@ void st_opt_value_text(int id, int64_t v, char *buf, size_t n)
 	}
 }
 
-void st_combo_text(const struct st_combo *c, char *buf, size_t n)
+void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *buf, size_t n)
 {
 	size_t off = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < ST_OPT_COUNT && off + 1 < n; i++) {
-		if (!(st_options[i].flags & ST_OF_SWEEP))
+		if (!(st_options[i].flags & ST_OF_SWEEP) || c->v[i] == ST_UNSET)
 			continue;
-		char v[64];
-		st_opt_value_text(i, c->v[i], v, sizeof(v));
+		char v[256];
+		st_opt_value_text(cfg, i, c->v[i], v, sizeof(v));
 		off += (size_t)snprintf(buf + off, n - off, "%s%s=%s", off ? " " : "",
 					st_options[i].name, v);
 	}
@@ -452,14 +564,14 @@ void st_config_dump(const struct st_config *cfg, FILE *out)
 		if (!ov->n || (d->flags & ST_OF_NO_PLAN) || d->type == ST_T_FLAG)
 			continue;
 		fprintf(out, "%s = ", d->name);
-		if (d->type == ST_T_STRING) {
+		if (d->type == ST_T_STRING && !is_list(d)) {
 			fprintf(out, "%s\n", ov->s);
 			continue;
 		}
 		for (int k = 0; k < ov->n; k++) {
-			char v[64];
-			st_opt_value_text(i, ov->v[k], v, sizeof(v));
-			fprintf(out, "%s%s", k ? "," : "", v);
+			char v[256];
+			st_opt_value_text(cfg, i, d->type == ST_T_STRING ? k : ov->v[k], v, sizeof(v));
+			fprintf(out, "%s%s", k ? (d->sep ? (char[2]){ d->sep, 0 } : ",") : "", v);
 		}
 		fputc('\n', out);
 	}

@@ -40,6 +40,9 @@ enum st_opt_id {
 	ST_OPT_PLAN,
 	ST_OPT_DRY_RUN,
 	ST_OPT_QUIET,
+	ST_OPT_VERIFY,
+	ST_OPT_MOUNT,
+	ST_OPT_FSTYPE,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,
@@ -49,6 +52,21 @@ enum st_opt_id {
 	ST_OPT_REORDER,
 	ST_OPT_BIND,
 	ST_OPT_DATA,
+	/* NFS options (names as nfs(5)); unset unless given: the engine's or
+	 * the server's default applies and the effective value is stored */
+	ST_OPT_VERS,
+	ST_OPT_PROTO,
+	ST_OPT_RSIZE,
+	ST_OPT_WSIZE,
+	ST_OPT_SYNC,
+	ST_OPT_HARD,
+	ST_OPT_TIMEO,
+	ST_OPT_RETRANS,
+	ST_OPT_NCONNECT,
+	ST_OPT_AC,
+	ST_OPT_ACTIMEO,
+	ST_OPT_IODEPTH,
+	ST_OPT_MOUNT_OPTS,
 	ST_OPT_COUNT
 };
 
@@ -65,6 +83,11 @@ enum st_opt_type {
 #define ST_OF_SWEEP 0x1u    /* comma list, a matrix dimension, stored per combo */
 #define ST_OF_LIST 0x2u	    /* comma list of one run-level set (e.g. phases) */
 #define ST_OF_NO_PLAN 0x4u  /* command line only (not a plan key) */
+#define ST_OF_NFS 0x8u	    /* an NFS client option: requested and effective stored */
+#define ST_OF_MOUNT 0x10u   /* a mount option: the posix engine needs --mount for it */
+
+/* The value of a sweep option left unset (its column is NULL). */
+#define ST_UNSET INT64_MIN
 
 struct st_opt_def {
 	const char *name;	   /* "block": --block, plan key and column name */
@@ -74,6 +97,8 @@ struct st_opt_def {
 	const char *const *choices; /* ST_T_ENUM: NULL-terminated values */
 	int64_t min, max;	   /* numeric limits (inclusive) */
 	int64_t unit_ns;	   /* ST_T_DURATION: unit of a plain number */
+	int64_t align;		   /* numeric values must be multiples of this (0: any) */
+	char sep;		   /* list separator (0: ',') */
 	const char *def;	   /* default as user text; NULL: unset */
 	const char *help;	   /* one line */
 };
@@ -96,7 +121,8 @@ struct st_optval {
 	int32_t n;	     /* number of values (0: unset) */
 	int32_t from_args;   /* set on the command line (overrides the plan) */
 	int64_t v[ST_MAX_VALUES]; /* numeric values / enum indexes, in order given */
-	char s[ST_STR_MAX];  /* ST_T_STRING value */
+	char s[ST_STR_MAX];  /* ST_T_STRING value; for a string list, the values
+				separated by NUL bytes, v[i] = offset of value i */
 };
 
 struct st_config {
@@ -112,6 +138,9 @@ struct st_combo {
 	uint32_t iteration; /* 0-based repeat of that index */
 	int64_t v[ST_OPT_COUNT]; /* value per sweep option; 0 for others */
 };
+
+/* Text of value i of a string list option (e.g. mount-opts). */
+const char *st_optval_str(const struct st_optval *ov, int i);
 
 /* Look an option up by name (without dashes); -1 if unknown. */
 int st_opt_find(const char *name);
@@ -148,11 +177,11 @@ uint64_t st_plan_combos(const struct st_config *cfg);
 /* Fill combo for matrix index `index` (0 <= index < st_plan_combos). */
 void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo *c);
 
-/* Text of one value of option id ("4k", "on", "2"). */
-void st_opt_value_text(int id, int64_t v, char *buf, size_t n);
+/* Text of one value of option id ("4k", "on", "2"; "-" when unset). */
+void st_opt_value_text(const struct st_config *cfg, int id, int64_t v, char *buf, size_t n);
 
-/* "block=4k size=64m threads=2 ..." for every sweep option. */
-void st_combo_text(const struct st_combo *c, char *buf, size_t n);
+/* "block=4k size=64m threads=2 ..." for every sweep option that is set. */
+void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *buf, size_t n);
 
 /* Bitmask of phases (1u << ST_PHASE_*). */
 unsigned st_config_phases(const struct st_config *cfg);

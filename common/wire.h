@@ -10,6 +10,7 @@
 #define ST_WIRE_H
 
 #include "hist.h"
+#include "options.h"
 
 #include <stdint.h>
 
@@ -61,6 +62,8 @@ struct st_thread_result {
 	int32_t last_cpu; /* PU the thread last ran on (-1 unknown) */
 	uint32_t flags;	  /* ST_TF_* */
 	char cpuset[64];  /* PUs the thread was bound to, hwloc list ("0-1"); "" none */
+	uint64_t bad_blocks;	   /* --verify: blocks read that did not match */
+	uint64_t first_bad_offset; /* --verify: offset of the first such block */
 	struct st_error error;
 	struct st_hist hist; /* latency of each read/write call */
 };
@@ -79,9 +82,22 @@ struct st_rank_result {
 	int64_t end_ns;	    /* latest thread end, common timeline (ns) */
 	int64_t cpu_user_us; /* process user CPU during the phase, us */
 	int64_t cpu_sys_us;  /* process system CPU during the phase, us */
+	uint64_t bad_blocks;	   /* --verify: sum over threads */
+	uint64_t first_bad_offset; /* --verify: of the first thread with one */
+	int32_t first_bad_thread;  /* that thread, -1 none */
+	uint32_t pad;
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */
+};
+
+/* What a rank actually got for the NFS options of a combination (from the
+ * server, the engine or the kernel's mount table). */
+struct st_effective {
+	uint64_t known;		   /* bit i: v[i] holds option i's effective value */
+	int64_t v[ST_OPT_COUNT];   /* same encoding as st_combo.v */
+	int64_t max[ST_OPT_COUNT]; /* the server's or kernel's maximum, 0 unknown */
+	char options[512];	   /* options in force as the system shows them */
 };
 
 /* Per-rank answer to "did preparation of this combination work?". */
@@ -91,6 +107,7 @@ struct st_prepare_status {
 	uint32_t op;	  /* enum st_op that failed */
 	uint32_t flags;	  /* ST_TF_* learnt while preparing */
 	char message[240];
+	struct st_effective eff;
 };
 
 /* What a rank tells rank 0 about its host, once per run. */

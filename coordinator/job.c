@@ -12,6 +12,7 @@
 
 #include "../common/clocksync.h"
 #include "../common/options.h"
+#include "../common/perm.h"
 #include "../common/units.h"
 #include "../common/util.h"
 #include "../common/wire.h"
@@ -47,6 +48,7 @@ struct job {
 	int *partners;		    /* per rank: whose files it reads with reorder */
 	int64_t *offsets, *rtts;    /* rank 0: per rank */
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
+	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */
 	unsigned phases;	    /* mask of phases to run */
 	int quiet;
@@ -226,7 +228,7 @@ static void dry_run(const struct job *j)
 		struct st_combo c;
 		char text[1024];
 		st_plan_combo(&j->cfg, i, &c);
-		st_combo_text(&c, text, sizeof(text));
+		st_combo_text(&j->cfg, &c, text, sizeof(text));
 		printf("%4llu  %s\n", (unsigned long long)i + 1, text);
 	}
 }
@@ -306,18 +308,22 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
-/* Why a combination cannot run at all (same answer on every rank). */
-static const char *skip_reason(const struct st_combo *c, char *buf, size_t n)
+/* The phases of combination c that cannot run, and why (the same answer on
+ * every rank: a function of the combination only). */
+static unsigned skip_phases(const struct job *j, const struct st_combo *c, char *buf, size_t n)
 {
 	int64_t block = c->v[ST_OPT_BLOCK], size = c->v[ST_OPT_SIZE];
+	buf[0] = '\0';
 	if (size % block) {
 		char b[32], s[32];
 		st_format_size(block, b, sizeof(b));
 		st_format_size(size, s, sizeof(s));
 		snprintf(buf, n, "size=%s is not a multiple of block=%s", s, b);
-		return buf;
+		return j->phases;
 	}
-	return NULL;
+	if (!j->engine->unsupported)
+		return 0;
+	return j->engine->unsupported(&j->cfg, c, buf, n) & j->phases;
 }
 
 /* Rank 0: one line per combination for the user. */
@@ -327,7 +333,7 @@ static void progress_line(const struct job *j, const struct st_combo *c, uint64_
 	if (j->quiet)
 		return;
 	char text[1024];
-	st_combo_text(c, text, sizeof(text));
+	st_combo_text(&j->cfg, c, text, sizeof(text));
 	printf("[%u/%llu] %s", c->seq + 1, (unsigned long long)total, text);
 	if (c->iteration || j->cfg.o[ST_OPT_ITERATIONS].v[0] > 1)
 		printf(" iter=%u", c->iteration + 1);
@@ -359,10 +365,11 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 {
 	int64_t started = st_wall_ns();
 	char why[256];
-	const char *skip = skip_reason(c, why, sizeof(why));
+	unsigned skipped = skip_phases(j, c, why, sizeof(why));
+	const char *skip = skipped == j->phases ? why : NULL;
 	if (skip) {
 		if (j->rank == 0) {
-			struct st_combo_record rec = { .run_id = j->run_id, .combo = c,
+			struct st_combo_record rec = { .run_id = j->run_id, .combo = c, .cfg = &j->cfg,
 						       .status = "skipped", .message = skip,
 						       .started_wall_ns = started,
 						       .finished_wall_ns = st_wall_ns(),
@@ -384,6 +391,7 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		.rank = j->rank, .nranks = j->size,
 		.local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
 		.partner = j->partners[j->rank], .clock_offset_ns = j->my_offset, .run_dir = j->run_dir,
+		.phases = j->phases & ~skipped, .run_seed = j->run_seed,
 	};
 	struct st_prepare_status ps, *all_ps = NULL;
 	struct st_worker *w = st_worker_prepare(&wa, &ps);
@@ -410,7 +418,7 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 	}
 	int direct_fallback = (ps.flags & ST_TF_DIRECT_FALLBACK) != 0;
 	for (int p = 0; !any_failed && p < ST_PHASE_COUNT; p++) {
-		if (!(j->phases & (1u << p)))
+		if (!(wa.phases & (1u << p)))
 			continue;
 		struct st_rank_result rr, *all_rr = NULL;
 		struct st_thread_result *all_tr = NULL;
@@ -463,7 +471,7 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		} else {
 			for (int i = 0; i < nph && !msg[0]; i++)
 				for (int r = 0; r < j->size; r++)
-					if (ph[i].ranks[r].error.err) {
+					if (ph[i].ranks[r].error.err || ph[i].ranks[r].bad_blocks) {
 						status = "error";
 						snprintf(msg, sizeof(msg), "%s: rank %d (%s): %s",
 							 st_phase_names[ph[i].phase], r,
@@ -472,10 +480,12 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 					}
 		}
 		struct st_combo_record rec = {
-			.run_id = j->run_id, .combo = c, .status = status,
+			.run_id = j->run_id, .combo = c, .cfg = &j->cfg, .status = status,
 			.message = msg[0] ? msg : NULL, .started_wall_ns = started,
 			.finished_wall_ns = st_wall_ns(), .direct_fallback = direct_fallback,
 			.nranks = j->size, .prep = all_ps, .phases = ph, .nphases = nph,
+			.skipped_phases = any_failed ? 0 : skipped, .skip_message = why,
+			.roles = j->roles,
 		};
 		char err[ST_ERR_MAX];
 		if (st_store_combo(j->store, &rec, err, sizeof(err))) {
@@ -483,6 +493,8 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			j->store_failed = 1;
 		}
 		progress_line(j, c, total, ph, nph, status);
+		if (skipped && !any_failed && !j->quiet)
+			printf("    skipped phases: %s\n", why);
 		if (msg[0] && !j->quiet)
 			printf("    %s\n", msg);
 		for (int i = 0; i < nph; i++) {
@@ -506,6 +518,8 @@ static int run_job(struct job *j, int argc, char **argv)
 	}
 	MPI_Bcast(j->run_id, sizeof(j->run_id), MPI_CHAR, 0, MPI_COMM_WORLD);
 	snprintf(j->run_dir, sizeof(j->run_dir), "stcluster-%s", j->run_id);
+	for (const char *p = j->run_id; *p; p++)
+		j->run_seed = st_mix64(j->run_seed ^ (uint64_t)(unsigned char)*p);
 
 	if (hwloc_topology_init(&j->topo) || hwloc_topology_load(j->topo))
 		st_die("hwloc cannot load the topology");

@@ -294,7 +294,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 	snprintf(sql, sizeof(sql),
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
-		 "s.phase, COALESCE(s.status, c.status) AS status, "
+		 "p.phase, COALESCE(p.status, c.status) AS status, "
 		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", "
 		 "ROUND(s.first_done_mbps, 1) AS \"first MB/s\", "
 		 "ROUND(s.min_client_mbps, 1) AS \"min client\", "
@@ -302,11 +302,12 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
 		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
 		 "s.clients, s.errors, "
-		 "CASE WHEN c.status <> 'ok' THEN c.message END AS note "
-		 "FROM combo c LEFT JOIN phase_summary s ON s.combo_id = c.combo_id "
-		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR s.phase = ?2) "
+		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' THEN c.message END) AS note "
+		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
+		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
+		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
-		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "", o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, s.phase_order");
+		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "", o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));

@@ -28,7 +28,7 @@ struct st_store {
 	sqlite3 *db;
 	int readonly;
 	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
-	sqlite3_stmt *ins_host, *set_stored;
+	sqlite3_stmt *ins_host, *set_stored, *ins_eff;
 };
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -112,24 +112,31 @@ static const char *column_type(int id)
 										     : "INTEGER";
 }
 
-/* One combo column per sweep option: add the ones an older store lacks. */
+static int add_column(sqlite3 *db, const char *name, const char *type, char *err, size_t n)
+{
+	char sql[256];
+	int64_t have = 0;
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = '%s'",
+		 name);
+	if (query_int(db, sql, &have))
+		return fail(err, n, "store: %s", sqlite3_errmsg(db));
+	if (have)
+		return 0;
+	snprintf(sql, sizeof(sql), "ALTER TABLE combo ADD COLUMN \"%s\" %s", name, type);
+	return exec(db, sql, err, n);
+}
+
+/* One combo column per sweep option, and <name>_eff for an NFS option's
+ * effective value: add the ones an older store lacks. */
 static int add_option_columns(sqlite3 *db, char *err, size_t n)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
-		char sql[256];
-		int64_t have = 0;
-		snprintf(sql, sizeof(sql),
-			 "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = '%s'",
-			 st_options[i].name);
-		if (query_int(db, sql, &have))
-			return fail(err, n, "store: %s", sqlite3_errmsg(db));
-		if (have)
-			continue;
-		snprintf(sql, sizeof(sql), "ALTER TABLE combo ADD COLUMN \"%s\" %s",
-			 st_options[i].name, column_type(i));
-		if (exec(db, sql, err, n))
+		char eff[80];
+		snprintf(eff, sizeof(eff), "%s_eff", st_options[i].name);
+		if (add_column(db, st_options[i].name, column_type(i), err, n) ||
+		    ((st_options[i].flags & ST_OF_NFS) && add_column(db, eff, column_type(i), err, n)))
 			return -1;
 	}
 	return 0;
@@ -194,7 +201,7 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
 
 static int prepare_all(struct st_store *s, char *err, size_t n)
 {
-	char cols[2048] = "", marks[512] = "";
+	char cols[4096] = "", marks[1024] = "";
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
@@ -202,11 +209,18 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		snprintf(cols + l, sizeof(cols) - l, ", \"%s\"", st_options[i].name);
 		l = strlen(marks);
 		snprintf(marks + l, sizeof(marks) - l, ", ?");
+		if (st_options[i].flags & ST_OF_NFS) {
+			l = strlen(cols);
+			snprintf(cols + l, sizeof(cols) - l, ", \"%s_eff\"", st_options[i].name);
+			l = strlen(marks);
+			snprintf(marks + l, sizeof(marks) - l, ", ?");
+		}
 	}
-	char sql[4096];
+	char sql[8192];
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO combo (run_id, seq, matrix_index, iteration, status, message, "
-		 "started_at, finished_at, direct_fallback%s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?%s)",
+		 "started_at, finished_at, direct_fallback, mount_options%s) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?%s)",
 		 cols, marks);
 	if (prepare(s, &s->ins_combo, sql, err, n) ||
 	    prepare(s, &s->ins_failure,
@@ -216,15 +230,16 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_phase,
 		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
 		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
-		    "lat_p99_ns, lat_max_ns, gathered_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?)",
+		    "lat_p99_ns, lat_max_ns, gathered_ns, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_rank,
 		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
 		    "release_ns, start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, "
 		    "deadline_hit, errno, errno_name, err_op, err_offset, err_count, message, "
-		    "lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_max_ns, hist) VALUES (?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_max_ns, hist, bad_blocks, "
+		    "first_bad_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_thread,
 		    "INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, "
@@ -237,7 +252,11 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    "clock_offset_ns, clock_rtt_ns, read_partner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
 		    "?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
-	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n))
+	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n) ||
+	    prepare(s, &s->ins_eff,
+		    "INSERT INTO effective_option (combo_id, rank, option, requested, effective, "
+		    "maximum) VALUES (?, ?, ?, ?, ?, ?)",
+		    err, n))
 		return -1;
 	return 0;
 }
@@ -316,6 +335,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->ins_thread);
 	sqlite3_finalize(s->ins_host);
 	sqlite3_finalize(s->set_stored);
+	sqlite3_finalize(s->ins_eff);
 	sqlite3_close_v2(s->db);
 	free(s);
 }
@@ -451,6 +471,20 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	return 0;
 }
 
+/* An option value in its column's type: NULL when unset, enum and string
+ * values as text, numbers as integers. */
+static void bind_value(sqlite3_stmt *st, int i, const struct st_config *cfg, int id, int64_t v)
+{
+	if (v == ST_UNSET)
+		sqlite3_bind_null(st, i);
+	else if (st_options[id].type == ST_T_ENUM)
+		bind_text(st, i, st_options[id].choices[v]);
+	else if (st_options[id].type == ST_T_STRING)
+		bind_text(st, i, st_optval_str(&cfg->o[id], (int)v));
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
 static void bind_errno(sqlite3_stmt *st, int i_num, int i_name, int err)
 {
 	char buf[16];
@@ -467,6 +501,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	const char *phase = st_phase_names[p->phase];
 	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
 	int any_err = 0;
+	const char *first_msg = NULL;
 	struct st_hist h;
 	st_hist_init(&h);
 	for (int r = 0; r < nranks; r++) {
@@ -475,7 +510,9 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			rmin = rr->release_ns;
 		if (rr->release_ns > rmax)
 			rmax = rr->release_ns;
-		any_err |= rr->error.err != 0;
+		any_err |= rr->error.err != 0 || rr->bad_blocks != 0;
+		if (!first_msg && (rr->error.err || rr->bad_blocks))
+			first_msg = rr->message[0] ? rr->message : "data did not verify";
 		st_hist_merge(&h, &rr->hist);
 
 		sqlite3_stmt *q = s->ins_rank;
@@ -504,6 +541,9 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			bind_text(q, 20, rr->message);
 		}
 		sqlite3_bind_int64(q, 19, (sqlite3_int64)rr->error.count);
+		sqlite3_bind_int64(q, 26, (sqlite3_int64)rr->bad_blocks);
+		if (rr->bad_blocks)
+			sqlite3_bind_int64(q, 27, (sqlite3_int64)rr->first_bad_offset);
 		if (rr->hist.count) {
 			sqlite3_bind_int64(q, 21, (sqlite3_int64)(rr->hist.sum_ns / rr->hist.count));
 			sqlite3_bind_int64(q, 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
@@ -557,6 +597,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
 	}
 	sqlite3_bind_int64(q, 14, p->gathered_ns);
+	bind_text(q, 15, first_msg);
 	return step(s, q, err, n);
 }
 
@@ -577,18 +618,62 @@ int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *er
 	bind_text(q, 7, t0);
 	bind_text(q, 8, t1);
 	sqlite3_bind_int(q, 9, c->direct_fallback);
-	int col = 10;
+	/* effective values: those of the first client rank that knows them */
+	const struct st_effective *eff = NULL;
+	for (int r = 0; c->prep && r < c->nranks && !eff; r++)
+		if (!c->roles || c->roles[r] == ST_ROLE_CLIENT)
+			eff = &c->prep[r].eff;
+	if (eff && eff->options[0])
+		bind_text(q, 10, eff->options);
+	int col = 11;
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
-		if (st_options[i].type == ST_T_ENUM)
-			bind_text(q, col++, st_options[i].choices[c->combo->v[i]]);
-		else
-			sqlite3_bind_int64(q, col++, c->combo->v[i]);
+		bind_value(q, col++, c->cfg, i, c->combo->v[i]);
+		if (st_options[i].flags & ST_OF_NFS)
+			bind_value(q, col++, c->cfg, i,
+				   eff && (eff->known >> i & 1) ? eff->v[i] : ST_UNSET);
 	}
 	if (step(s, q, err, n))
 		goto rollback;
 	int64_t combo_id = sqlite3_last_insert_rowid(s->db);
+	for (int r = 0; c->prep && r < c->nranks; r++) {
+		const struct st_effective *e = &c->prep[r].eff;
+		for (int i = 0; i < ST_OPT_COUNT; i++) {
+			if (!(st_options[i].flags & ST_OF_NFS) ||
+			    (c->combo->v[i] == ST_UNSET && !(e->known >> i & 1)))
+				continue;
+			char req[256], got[256];
+			sqlite3_stmt *f = s->ins_eff;
+			sqlite3_bind_int64(f, 1, combo_id);
+			sqlite3_bind_int(f, 2, r);
+			bind_text(f, 3, st_options[i].name);
+			if (c->combo->v[i] != ST_UNSET) {
+				st_opt_value_text(c->cfg, i, c->combo->v[i], req, sizeof(req));
+				bind_text(f, 4, req);
+			}
+			if (e->known >> i & 1) {
+				st_opt_value_text(c->cfg, i, e->v[i], got, sizeof(got));
+				bind_text(f, 5, got);
+			}
+			if (e->max[i])
+				sqlite3_bind_int64(f, 6, e->max[i]);
+			if (step(s, f, err, n))
+				goto rollback;
+		}
+	}
+	for (int p = 0; p < ST_PHASE_COUNT; p++) {
+		if (!(c->skipped_phases >> p & 1))
+			continue;
+		sqlite3_stmt *f = s->ins_phase;
+		sqlite3_bind_int64(f, 1, combo_id);
+		bind_text(f, 2, st_phase_names[p]);
+		sqlite3_bind_int(f, 3, p);
+		bind_text(f, 4, "skipped");
+		bind_text(f, 15, c->skip_message);
+		if (step(s, f, err, n))
+			goto rollback;
+	}
 	for (int r = 0; c->prep && r < c->nranks; r++) {
 		const struct st_prepare_status *p = &c->prep[r];
 		if (!p->err)

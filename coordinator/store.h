@@ -70,6 +70,7 @@ struct st_phase_record {
 
 struct st_combo_record {
 	const char *run_id;
+	const struct st_config *cfg;
 	const struct st_combo *combo;
 	const char *status;	/* ok | error | failed | skipped */
 	const char *message;	/* NULL or why */
@@ -79,6 +80,9 @@ struct st_combo_record {
 	const struct st_prepare_status *prep; /* nranks entries, or NULL */
 	const struct st_phase_record *phases;
 	int nphases;
+	unsigned skipped_phases;  /* phases the engine cannot run (1u << ST_PHASE_*) */
+	const char *skip_message; /* why */
+	const int *roles;	  /* nranks entries: enum st_role */
 };
 
 /* Store one combination with every rank's facts in one transaction. */

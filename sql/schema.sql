@@ -62,7 +62,21 @@ CREATE TABLE combo (
 	finished_at     TEXT,
 	direct_fallback INTEGER NOT NULL DEFAULT 0, -- O_DIRECT refused, ran buffered
 	stored_ns       INTEGER,            -- rank 0's clock just before the commit
+	mount_options   TEXT,               -- options in force, as the first client saw them
 	UNIQUE (run_id, seq)
+);
+
+-- NFS options per rank: what was asked for and what was granted (by the
+-- server, the engine or the kernel), with the maximum where one is known.
+-- combo.<option>_eff holds the first client's effective value.
+CREATE TABLE effective_option (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	rank            INTEGER NOT NULL,
+	option          TEXT NOT NULL,
+	requested       TEXT,               -- NULL: not given (the default applied)
+	effective       TEXT,
+	maximum         INTEGER,            -- e.g. the server's largest READ/WRITE
+	PRIMARY KEY (combo_id, rank, option)
 );
 
 -- Why a combination failed to prepare, per rank that failed.
@@ -81,7 +95,8 @@ CREATE TABLE phase_run (
 	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
 	phase           TEXT NOT NULL,      -- write | rewrite | read | reread | randread | randwrite
 	phase_order     INTEGER NOT NULL,   -- position in the iozone order
-	status          TEXT NOT NULL,      -- ok | error
+	status          TEXT NOT NULL,      -- ok | error | skipped
+	message         TEXT,               -- why skipped, or the first error
 	release_min_ns  INTEGER,            -- earliest barrier release
 	release_max_ns  INTEGER,            -- latest barrier release
 	skew_ns         INTEGER,            -- release_max_ns - release_min_ns
@@ -117,6 +132,8 @@ CREATE TABLE rank_result (
 	err_offset      INTEGER,
 	err_count       INTEGER,
 	message         TEXT,
+	bad_blocks      INTEGER,            -- --verify: blocks read that did not match
+	first_bad_offset INTEGER,           -- --verify: offset of the first (thread in message)
 	lat_mean_ns     INTEGER,
 	lat_p50_ns      INTEGER,
 	lat_p99_ns      INTEGER,

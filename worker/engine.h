@@ -16,6 +16,7 @@
 #define ST_ENGINE_H
 
 #include "../common/options.h"
+#include "../common/wire.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,7 @@
 #define ST_OPEN_WRITE 0x2u
 #define ST_OPEN_CREATE 0x4u /* create, truncate */
 #define ST_OPEN_DIRECT 0x8u /* bypass the client cache */
+#define ST_OPEN_LAYOUT 0x10u /* untimed set-up write: any way that works may be used */
 
 struct st_posix_sys; /* system-call seam of the posix engine (engine_posix.c) */
 
@@ -39,12 +41,20 @@ struct st_engine_env {
 	int rank;			  /* MPI rank */
 	int nranks;			  /* MPI size */
 	const struct st_posix_sys *sys;	  /* posix: system-call table, NULL = real */
+	struct st_effective *eff;	  /* out: what the options really are */
+	int64_t deadline_ns;		  /* local clock: give up connecting after this */
 };
 
 struct st_engine {
 	const char *name;    /* as given to --engine */
 	const char *version; /* of the engine (and its library) */
 	unsigned caps;	     /* ST_EC_* */
+
+	/* The phases (mask of 1u << ST_PHASE_*) this engine cannot run for
+	 * combination c, and why; 0 = all. A pure function of its arguments, so
+	 * every rank gives the same answer. NULL: the engine runs everything. */
+	unsigned (*unsupported)(const struct st_config *cfg, const struct st_combo *c, char *why,
+				size_t n);
 
 	int (*setup)(const struct st_engine_env *env, void **rank_state, char *msg, size_t n);
 	void (*teardown)(void *rank_state); /* accepts NULL */

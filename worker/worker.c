@@ -100,6 +100,34 @@ static void fill_buffer(unsigned char *buf, size_t len, int random, uint64_t see
 		buf[i] = (unsigned char)st_mix64(x + i);
 }
 
+/* The pattern: 8-byte words, each a hash of (seed, rank, thread, offset),
+ * so a block read from the wrong place, file or rank is caught too. */
+static uint64_t pattern_word(uint64_t seed, int rank, int thread, uint64_t off)
+{
+	return st_mix64(seed ^ ((uint64_t)rank << 48) ^ ((uint64_t)thread << 40) ^ off);
+}
+
+void st_pattern_fill(void *buf, size_t len, uint64_t seed, int rank, int thread, uint64_t off)
+{
+	unsigned char *b = buf;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = pattern_word(seed, rank, thread, off + i);
+		memcpy(b + i, &w, len - i < 8 ? len - i : 8);
+	}
+}
+
+int st_pattern_check(const void *buf, size_t len, uint64_t seed, int rank, int thread,
+		     uint64_t off)
+{
+	const unsigned char *b = buf;
+	int bad = 0;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = pattern_word(seed, rank, thread, off + i);
+		bad += memcmp(b + i, &w, len - i < 8 ? len - i : 8) != 0;
+	}
+	return bad;
+}
+
 /* The one phase loop. `layout` writes the file untimed during preparation. */
 static void run_phase(struct io_thread *t, int phase, int layout)
 {
@@ -121,6 +149,9 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 	unsigned flags = write ? ST_OPEN_WRITE : ST_OPEN_READ;
 	if (layout || phase == ST_PHASE_WRITE)
 		flags |= ST_OPEN_CREATE;
+	if (layout)
+		flags |= ST_OPEN_LAYOUT;
+	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == 1;
 	if (c->v[ST_OPT_DIRECT])
 		flags |= ST_OPEN_DIRECT;
 
@@ -153,9 +184,19 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 			set_error(r, ETIMEDOUT, ST_OP_DEADLINE, phase, off);
 			break;
 		}
+		if (verify && write) { /* outside the timed call, inside the phase */
+			st_pattern_fill(t->buf, (size_t)w->block, w->a.run_seed, w->a.rank, t->index,
+					off);
+			t0 = st_now_ns();
+		}
 		ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
 				  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
 		int64_t t1 = st_now_ns();
+		if (verify && !write && n == w->block &&
+		    st_pattern_check(t->buf, (size_t)w->block, w->a.run_seed, owner, t->index, off)) {
+			if (!r->bad_blocks++)
+				r->first_bad_offset = off;
+		}
 		if (n < 0) {
 			set_error(r, (int)-n, write ? ST_OP_WRITE : ST_OP_READ, phase, off);
 			break;
@@ -296,7 +337,8 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	pthread_cond_init(&w->done_cv, NULL);
 
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys };
+				     .nranks = a->nranks, .sys = a->sys, .eff = &ps->eff,
+				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	char msg[200] = "";
 	int rc = w->e->setup(&env, &w->rs, msg, sizeof(msg));
 	if (rc < 0) {
@@ -349,7 +391,7 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 		return w;
 
 	/* phases that need a file but come without a write phase: lay out untimed */
-	unsigned phases = st_config_phases(a->cfg);
+	unsigned phases = a->phases;
 	if (phases && !(phases & (1u << ST_PHASE_WRITE))) {
 		w->deadline_ns = INT64_MAX;
 		command(w, CMD_LAYOUT, ST_PHASE_WRITE);
@@ -389,6 +431,7 @@ void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 	rr->nthreads = (uint32_t)w->nthreads;
 	rr->start_ns = INT64_MAX;
 	rr->end_ns = INT64_MIN;
+	rr->first_bad_thread = -1;
 	for (int i = 0; i < w->nthreads; i++) {
 		const struct st_thread_result *r = &w->t[i].res;
 		tr[i] = *r;
@@ -400,6 +443,11 @@ void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 		if (r->end_ns > rr->end_ns)
 			rr->end_ns = r->end_ns;
 		st_hist_merge(&rr->hist, &r->hist);
+		if (r->bad_blocks && rr->first_bad_thread < 0) {
+			rr->first_bad_thread = i;
+			rr->first_bad_offset = r->first_bad_offset;
+		}
+		rr->bad_blocks += r->bad_blocks;
 		if (r->error.err) {
 			if (!rr->error.err) {
 				rr->error = r->error;
@@ -421,8 +469,10 @@ void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 
 int st_worker_remove_run_dir(const struct st_worker_args *a)
 {
+	struct st_effective eff;
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys };
+				     .nranks = a->nranks, .sys = a->sys, .eff = &eff,
+				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	void *rs = NULL;
 	char msg[200];
 	int rc = a->engine->setup(&env, &rs, msg, sizeof(msg));

@@ -32,6 +32,8 @@ struct st_worker_args {
 	int partner;			/* rank whose files this rank reads (reorder) */
 	int64_t clock_offset_ns;	/* local clock - common clock, ns */
 	const char *run_dir;		/* "stcluster-<run id>", relative to the target */
+	unsigned phases;		/* phases this combination runs (1u << ST_PHASE_*) */
+	uint64_t run_seed;		/* --verify pattern seed, the same on every rank */
 };
 
 /*
@@ -59,6 +61,12 @@ void st_worker_finish(struct st_worker *w);
 /* At the end of a run (after a barrier): remove the run directory if it is
  * empty. Missing or still in use by another rank of the host is not an error. */
 int st_worker_remove_run_dir(const struct st_worker_args *a);
+
+/* --verify: fill buf with the pattern of (seed, rank, thread) at file
+ * offset off; count how many bytes of buf differ from it. */
+void st_pattern_fill(void *buf, size_t len, uint64_t seed, int rank, int thread, uint64_t off);
+int st_pattern_check(const void *buf, size_t len, uint64_t seed, int rank, int thread,
+		     uint64_t off);
 
 /* Path of the file of (rank, thread) under run_dir: "<run_dir>/r<rank>.t<thread>". */
 void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, size_t n);

@@ -88,6 +88,13 @@ verdict() {
 	awk -v r="$1" -v t="$2" 'BEGIN { if (r == "-") print "n/a"; else print (r + 0 >= t + 0 ? "PASS" : "MISS") }'
 }
 
+# "*" when the ranges of two keys overlap (the difference is within noise)
+overlap() {
+	awk -v a="$1" -v b="$2" '$1 == a || $1 == b { v = $2 + 0; k = $1;
+		if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v }
+		END { if ((a in lo) && (b in lo) && lo[a] <= hi[b] && lo[b] <= hi[a]) print "*" }' "$WORK/results"
+}
+
 fmt() { awk -v v="$1" 'BEGIN { if (v == "nan") print "-"; else printf "%.0f\n", v }'; }
 
 # one value from an stcluster store (csv, header dropped)
@@ -278,9 +285,10 @@ else
 			rf=$(ratio "$s" "$f")
 			printf '  %-7s %-6s %-19s %-19s %-19s %-7s %-11s %-6s\n' "$t" "$ph" \
 				"$(fmt "$s") [$(range "d$t.st.$ph")]" "$(fmt "$f") [$(range "d$t.fio.$ph")]" \
-				"$(fmt "$d") [$(range "d$t.dd.$ph")]" "$rf" "$(verdict "$rf" 1.0)" "$(ratio "$s" "$d")"
+				"$(fmt "$d") [$(range "d$t.dd.$ph")]" "$rf" "$(verdict "$rf" 1.0)$(overlap "d$t.st.$ph" "d$t.fio.$ph")" "$(ratio "$s" "$d")"
 		done
 	done
+	echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
 	fb=$(awk '$1 ~ /^d.\.st\.fallback$/ && $2 + 0 > 0 { n++ } END { print n + 0 }' "$WORK/results")
 	echo "  stcluster direct_fallback: $([ "$fb" = 0 ] && echo "0 in every run (O_DIRECT granted)" || echo "$fb runs fell back to buffered I/O: figures are NOT O_DIRECT")"
 	echo "  stcluster per-call p50 latency, 1 thread: write $(awk -v v="$(med d1.st.wlat)" 'BEGIN { printf "%.0f", v / 1000 }') us, read $(awk -v v="$(med d1.st.rlat)" 'BEGIN { printf "%.0f", v / 1000 }') us"
@@ -295,7 +303,7 @@ fi
 # ---------------------------------------------------------------- 1b. tmpfs
 
 echo
-echo "== 1b. 4 KiB random read / random write, tmpfs (buffered: tmpfs refuses O_DIRECT) =="
+echo "== 1b. 4 KiB random read / random write, tmpfs, buffered (--direct off, fio direct=0) =="
 if [ "$IS_ROOT" != 1 ]; then
 	echo "  skipped: mounting a tmpfs needs root"
 else
@@ -379,9 +387,10 @@ else
 				rf=$(ratio "$s" "$f")
 				printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' "$t" "$ph" \
 					"$(fmt "$s") [$(range "m$t.st.$ph")]" "$(fmt "$f") [$(range "m$t.fio.$ph")]" \
-					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)" "$(ratio "$s" "$d")"
+					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)$(overlap "m$t.st.$ph" "m$t.fio.$ph")" "$(ratio "$s" "$d")"
 			done
 		done
+		echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
 		mw=$(med m.memw) mr=$(med m.memr)
 		echo "  stcluster mean time per call, 1 thread: randread $(med m1.st.rrlat) ns, randwrite $(med m1.st.rwlat) ns (clock to clock around pread/pwrite)"
 		echo "  memcpy bound (same run, 1 stream, dd bs=1M): write $(fmt "$mw") MB/s = $(awk -v v="$mw" 'BEGIN { printf "%.0f", v * 1e6 / 4096 }') 4k-IOPS equivalent;" \
@@ -433,7 +442,7 @@ done
 # ---------------------------------------------------------------- 3. RSS
 
 echo
-echo "== 3. peak RSS per rank (GNU time %M = ru_maxrss of each stcluster process; 2 ranks, posix, write,read) =="
+echo "== 3. peak RSS per rank (GNU time %M = ru_maxrss of each stcluster process; 2 ranks, posix O_DIRECT, 256m per thread, write,read) =="
 TIME=/usr/bin/time
 if ! "$TIME" --version 2>&1 | grep -q GNU; then
 	if [ "$IS_ROOT" = 1 ] && command -v apt-get >/dev/null; then
@@ -444,21 +453,38 @@ if ! "$TIME" --version 2>&1 | grep -q GNU; then
 	echo "  skipped: GNU time (/usr/bin/time) is missing (apt-get install time)"
 else
 	rss_dir=${DISKW:-$WORK}
-	# each rank writes its own ru_maxrss (KiB) to PREFIX.<rank>
+	# each rank writes its own ru_maxrss (KiB, GNU time) to PREFIX.<rank> and
+	# the largest RssAnon seen while sampling its /proc status every 20 ms to
+	# PREFIX.anon.<rank> (anonymous memory: heap, stacks, buffers; the rest of
+	# the RSS is mostly shared-library text, shared between processes)
 	cat > "$WORK/rsswrap.sh" <<'EOF'
 #!/bin/sh
 out=$1
 shift
-exec /usr/bin/time -o "$out.${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}" -f %M "$@"
+r=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}
+/usr/bin/time -o "$out.$r" -f %M "$@" &
+tp=$!
+amax=0
+while kill -0 "$tp" 2>/dev/null; do
+	for c in $(pgrep -P "$tp"); do
+		a=$(awk '/^RssAnon:/ { print $2 }' "/proc/$c/status" 2>/dev/null)
+		[ -n "$a" ] && [ "$a" -gt "$amax" ] && amax=$a
+	done
+	sleep 0.02
+done
+wait "$tp"
+rc=$?
+echo "$amax" > "$out.anon.$r"
+exit "$rc"
 EOF
-	printf '\n  %-22s %-5s %-14s %-14s %-24s %-6s\n' run rank "peak RSS MiB" "buffers MiB" "RSS - buffers MiB" "<16?"
+	printf '\n  %-22s %-5s %-13s %-12s %-16s %-6s %s\n' run rank "peak RSS MiB" "buffers MiB" "RSS-buffers MiB" "<16?" "RssAnon MiB (sampled)"
 	for cfg in "1m 2" "4k 1"; do
 		# shellcheck disable=SC2086  # split on purpose
 		set -- $cfg
 		blk=$1 nt=$2
 		rm -f "$WORK"/rss.*
 		if ! mpirun -np 2 sh "$WORK/rsswrap.sh" "$WORK/rss" "$ST" --target "$rss_dir" --engine posix \
-			--block "$blk" --threads "$nt" --size 64m --phases write,read --direct on --db "$WORK/rss.db" \
+			--block "$blk" --threads "$nt" --size 256m --phases write,read --direct on --db "$WORK/rss.db" \
 			--quiet >"$WORK/st.out" 2>"$WORK/st.err"; then
 			echo "  --block $blk --threads $nt: run failed:"
 			sed 's/^/    /' "$WORK/st.err"
@@ -468,14 +494,17 @@ EOF
 		for rk in 0 1; do
 			kb=$(tail -n 1 "$WORK/rss.$rk" 2>/dev/null)
 			[ -n "$kb" ] || continue
-			printf '  %-22s %-5s %-14s %-14s %-24s %-6s\n' "--block $blk --threads $nt" "$rk" \
+			an=$(cat "$WORK/rss.anon.$rk" 2>/dev/null)
+			printf '  %-22s %-5s %-13s %-12s %-16s %-6s %s\n' "--block $blk --threads $nt" "$rk" \
 				"$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')" \
 				"$(awk -v b="$buf" 'BEGIN { printf "%.3f", b / 1048576 }')" \
 				"$(awk -v k="$kb" -v b="$buf" 'BEGIN { printf "%.1f", k / 1024 - b / 1048576 }')" \
-				"$(awk -v k="$kb" -v b="$buf" -v s="$blk" 'BEGIN { if (s != "1m") print "(base)"; else print (k / 1024 - b / 1048576 < 16 ? "PASS" : "MISS") }')"
+				"$(awk -v k="$kb" -v b="$buf" -v s="$blk" 'BEGIN { if (s != "1m") print "(base)"; else print (k / 1024 - b / 1048576 < 16 ? "PASS" : "MISS") }')" \
+				"$(awk -v a="${an:-0}" 'BEGIN { printf "%.1f", a / 1024 }')"
 		done
 	done
-	echo "  rank 0 also holds the SQLite store; the 4k x 1 run is the fixed cost (MPI, hwloc, libraries) for comparison"
+	echo "  the 4k x 1 run is the fixed cost (MPI, PMIx, hwloc, SQLite on rank 0) for comparison; RSS counts"
+	echo "  shared-library pages too, RssAnon (heap, stacks, buffers) is what stcluster itself allocates"
 fi
 
 echo

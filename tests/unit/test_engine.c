@@ -118,7 +118,8 @@ static struct st_worker *worker(struct st_config *cfg, struct st_combo *combo,
 					    st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]),
 				    .cfg = cfg, .combo = combo, .topo = topo, .rank = rank,
 				    .nranks = 2, .role = ST_ROLE_CLIENT, .partner = partner,
-				    .run_dir = "stcluster-test" };
+				    .run_dir = "stcluster-test", .phases = st_config_phases(cfg),
+				    .run_seed = 1234 };
 	return st_worker_prepare(&a, ps);
 }
 

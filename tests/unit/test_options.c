@@ -165,7 +165,7 @@ static void matrix_order(void)
 	struct st_combo k;
 	char text[512];
 	st_plan_combo(&c, 4, &k);
-	st_combo_text(&k, text, sizeof(text));
+	st_combo_text(&c, &k, text, sizeof(text));
 	CHECK(strstr(text, "block=1m") && strstr(text, "threads=2"));
 	CHECK(st_config_phases(&c) == ((1u << ST_PHASE_WRITE) | (1u << ST_PHASE_READ)));
 }
