@@ -21,6 +21,12 @@ else
 Q := @
 endif
 
+# optional: the libnfs engine, when libnfs is there (tests/deps.sh installs it)
+ifeq ($(shell pkg-config --exists libnfs && echo yes),yes)
+PKGS     += libnfs
+FEATURES += -DST_HAVE_LIBNFS
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char *const on_off[] = { "off", "on", NULL };
-static const char *const engines[] = { "posix", "null", NULL };
+static const char *const engines[] = { "posix", "null", "libnfs", NULL };
 static const char *const binds[] = { "none", "core", "pu", "numa", NULL };
 static const char *const datas[] = { "zero", "random", NULL };
 static const char *const verses[] = { "3", "4", "4.1", "4.2", NULL };
@@ -29,10 +29,10 @@ const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 #define NFS (ST_OF_SWEEP | ST_OF_NFS | ST_OF_MOUNT)
 
 const struct st_opt_def st_options[ST_OPT_COUNT] = {
-	[ST_OPT_TARGET] = { "target", "DIR", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
-			    "directory to test (each run works in DIR/stcluster-<run id>/)" },
+	[ST_OPT_TARGET] = { "target", "DIR|URL", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
+			    "directory (posix) or nfs://server/export/dir URL (libnfs) to test; each run works in stcluster-<run id>/ under it" },
 	[ST_OPT_ENGINE] = { "engine", "NAME", ST_T_ENUM, 0, engines, 0, 0, 0, 0, 0, "posix",
-			    "I/O engine: posix (files under --target) or null (no I/O, for tests)" },
+			    "I/O engine: posix (files under --target), libnfs (nfs:// URL, userspace NFS client) or null (no I/O, for tests)" },
 	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0, 0, 0,
 			    "write,read",
 			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite" },

@@ -134,6 +134,13 @@ static int validate_places(const struct job *j, char *err, size_t n)
 			return -1;
 		}
 	}
+	if (j->engine->validate) {
+		int64_t d = c->o[ST_OPT_DEADLINE].v[0];
+		if (d > 10000000000LL)
+			d = 10000000000LL; /* a server that does not answer: tell within 10 s */
+		if (j->engine->validate(c, st_now_ns() + d, err, n))
+			return -1;
+	}
 	return st_store_check_path(c->o[ST_OPT_DB].s, 1, err, n);
 }
 

@@ -4,7 +4,8 @@
 # root; otherwise it prints the exact apt-get line and fails.
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
-libsqlite3-dev sqlite3 python3 util-linux"
+libsqlite3-dev sqlite3 python3 util-linux
+libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind"
 
 missing=""
 for p in $PACKAGES; do

@@ -56,6 +56,12 @@ struct st_engine {
 	unsigned (*unsupported)(const struct st_config *cfg, const struct st_combo *c, char *why,
 				size_t n);
 
+	/* Rank 0, before anything is created: is --target usable (for an engine
+	 * without ST_EC_NEEDS_TARGET_DIR)? 0, or -1 with one line in err naming
+	 * the option and the value. Must end within the given deadline. NULL:
+	 * nothing to check. */
+	int (*validate)(const struct st_config *cfg, int64_t deadline_ns, char *err, size_t n);
+
 	int (*setup)(const struct st_engine_env *env, void **rank_state, char *msg, size_t n);
 	void (*teardown)(void *rank_state); /* accepts NULL */
 	int (*thread_init)(void *rank_state, int thread, void **thread_state, char *msg,
@@ -85,5 +91,6 @@ int st_engine_check(const struct st_engine *e, const char **missing);
 
 extern const struct st_engine st_engine_posix;
 extern const struct st_engine st_engine_null;
+extern const struct st_engine st_engine_libnfs;
 
 #endif

@@ -8,6 +8,9 @@
 const struct st_engine *const st_engines[] = {
 	&st_engine_posix,
 	&st_engine_null,
+#ifdef ST_HAVE_LIBNFS
+	&st_engine_libnfs,
+#endif
 	NULL,
 };
 
