@@ -43,6 +43,12 @@ enum st_opt_id {
 	ST_OPT_VERIFY,
 	ST_OPT_MOUNT,
 	ST_OPT_FSTYPE,
+	ST_OPT_SERVERS,
+	ST_OPT_SERVER_DIR,
+	ST_OPT_BASELINE,
+	ST_OPT_BASELINE_TIME,
+	ST_OPT_BASELINE_SIZE,
+	ST_OPT_SAMPLE_HZ,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,

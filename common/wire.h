@@ -125,6 +125,15 @@ struct st_host_info {
 	char addresses[512];  /* non-loopback addresses, comma separated */
 	char kernel[192];     /* uname -r and -v */
 	char cpu_model[128];
+	/* tunables that change NFS throughput; -1 / "" where absent */
+	int64_t rmem_max;     /* net.core.rmem_max, bytes */
+	int64_t wmem_max;     /* net.core.wmem_max, bytes */
+	char tcp_rmem[48];    /* net.ipv4.tcp_rmem: min default max */
+	char tcp_wmem[48];    /* net.ipv4.tcp_wmem */
+	int32_t sunrpc_slots; /* sunrpc.tcp_slot_table_entries */
+	int32_t mtu;	      /* of the interface that reaches the server, bytes */
+	int32_t speed_mbps;   /* of that interface (-1 unknown) */
+	char iface[24];	      /* that interface */
 };
 
 #endif

@@ -18,8 +18,11 @@
 #include "../common/wire.h"
 #include "../worker/engine.h"
 #include "../worker/hostinfo.h"
+#include "../worker/sampler.h"
 #include "../worker/worker.h"
+#include "baselines.h"
 #include "report.h"
+#include "roles.h"
 #include "store.h"
 
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
 
@@ -48,6 +52,7 @@ struct job {
 	int *partners;		    /* per rank: whose files it reads with reorder */
 	int64_t *offsets, *rtts;    /* rank 0: per rank */
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
+	struct st_sampler *sampler; /* server ranks: /proc sampling during phases */
 	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */
 	unsigned phases;	    /* mask of phases to run */
@@ -257,8 +262,9 @@ static int read_partner(const struct job *j, int r)
 	return p;
 }
 
-/* Host facts of every rank, on every rank; the reorder partners. */
-static void describe_hosts(struct job *j)
+/* Host facts of every rank, on every rank; roles; the reorder partners.
+ * Returns the number of client ranks. */
+static int describe_hosts(struct job *j)
 {
 	MPI_Comm local;
 	struct st_host_info me = { 0 };
@@ -266,7 +272,11 @@ static void describe_hosts(struct job *j)
 	MPI_Comm_rank(local, &me.local_rank);
 	MPI_Comm_size(local, &me.local_size);
 	MPI_Comm_free(&local);
-	st_hostinfo_collect(j->topo, &me);
+	char server[256];
+	st_target_server(&j->cfg, server, sizeof(server));
+	if (!server[0] && j->cfg.o[ST_OPT_SERVERS].n)
+		st_copy(server, sizeof(server), st_optval_str(&j->cfg.o[ST_OPT_SERVERS], 0));
+	st_hostinfo_collect(j->topo, server, &me);
 	me.rank = (uint32_t)j->rank;
 	j->hosts = calloc((size_t)j->size, sizeof(*j->hosts));
 	j->roles = calloc((size_t)j->size, sizeof(*j->roles));
@@ -278,13 +288,14 @@ static void describe_hosts(struct job *j)
 		if (j->hosts[r].version != ST_WIRE_VERSION)
 			st_die("rank %d runs another stcluster (wire version %u, mine %d)", r,
 			       j->hosts[r].version, ST_WIRE_VERSION);
-		j->roles[r] = ST_ROLE_CLIENT;
 	}
+	int clients = st_assign_roles(&j->cfg, j->hosts, j->size, j->roles);
 	j->partners = calloc((size_t)j->size, sizeof(int));
 	if (!j->partners)
 		st_die("out of memory");
 	for (int r = 0; r < j->size; r++)
 		j->partners[r] = read_partner(j, r);
+	return clients;
 }
 
 static int count_hosts(const struct job *j)
@@ -367,6 +378,69 @@ static void progress_line(const struct job *j, const struct st_combo *c, uint64_
 	fflush(stdout);
 }
 
+/* Server rank: sample at --sample-hz until the phase-end barrier completes. */
+static const struct st_sample *sample_until(struct job *j, MPI_Request *done, size_t *n)
+{
+	int64_t period = 1000000000LL / j->cfg.o[ST_OPT_SAMPLE_HZ].v[0];
+	int finished = 0;
+	/* a tick now primes the counters: the gap since the last phase is not data */
+	st_sampler_tick(j->sampler, j->my_offset);
+	st_sampler_reset(j->sampler);
+	int64_t next = st_now_ns() + period;
+	while (!finished) {
+		MPI_Test(done, &finished, MPI_STATUS_IGNORE);
+		int64_t now = st_now_ns();
+		if (now >= next) {
+			st_sampler_tick(j->sampler, j->my_offset);
+			next += period;
+			if (next < now)
+				next = now + period;
+		}
+		if (!finished) {
+			int64_t wait = next - st_now_ns();
+			/* poll the barrier often enough that the phase end is seen within 1 ms */
+			struct timespec ts = { 0, wait > 1000000 ? 1000000 : (wait > 0 ? wait : 0) };
+			nanosleep(&ts, NULL);
+		}
+	}
+	st_sampler_tick(j->sampler, j->my_offset); /* the last partial interval */
+	struct st_sample *pts = (struct st_sample *)st_sampler_points(j->sampler, n);
+	for (size_t i = 0; i < *n; i++)
+		pts[i].rank = j->rank;
+	return pts;
+}
+
+/* Everyone's samples to rank 0 (which frees the array it gets). */
+static struct st_sample *gather_samples(struct job *j, const struct st_sample *mine, size_t n,
+					size_t *total)
+{
+	int bytes = (int)(n * sizeof(*mine)), *counts = NULL, *displs = NULL;
+	struct st_sample *all = NULL;
+	*total = 0;
+	if (j->rank == 0) {
+		counts = calloc((size_t)j->size, sizeof(int));
+		displs = calloc((size_t)j->size, sizeof(int));
+		if (!counts || !displs)
+			st_die("out of memory");
+	}
+	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		int sum = 0;
+		for (int r = 0; r < j->size; r++) {
+			displs[r] = sum;
+			sum += counts[r];
+		}
+		*total = (size_t)sum / sizeof(*mine);
+		all = malloc(sum ? (size_t)sum : 1);
+		if (!all)
+			st_die("out of memory");
+	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	return all;
+}
+
 /* The one phase script for one combination. */
 static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 {
@@ -429,9 +503,20 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			continue;
 		struct st_rank_result rr, *all_rr = NULL;
 		struct st_thread_result *all_tr = NULL;
+		size_t total_samples = 0;
 		MPI_Barrier(MPI_COMM_WORLD);
 		int64_t release = st_now_ns();
 		st_worker_phase(w, p, release, &rr, mine);
+		/* the phase ends when every client is done; servers sample until then */
+		MPI_Request done;
+		MPI_Ibarrier(MPI_COMM_WORLD, &done);
+		size_t nsamples = 0;
+		const struct st_sample *samples = NULL;
+		if (j->sampler && j->roles[j->rank] == ST_ROLE_SERVER) {
+			samples = sample_until(j, &done, &nsamples);
+		} else {
+			MPI_Wait(&done, MPI_STATUS_IGNORE);
+		}
 		if (j->rank == 0)
 			all_rr = calloc((size_t)j->size, sizeof(*all_rr));
 		MPI_Gather(&rr, (int)sizeof(rr), MPI_BYTE, all_rr, (int)sizeof(rr), MPI_BYTE, 0,
@@ -453,11 +538,14 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		}
 		MPI_Gatherv(mine, bytes, MPI_BYTE, all_tr, counts, displs, MPI_BYTE, 0,
 			    MPI_COMM_WORLD);
+		struct st_sample *all_s = gather_samples(j, samples, nsamples, &total_samples);
 		if (j->rank == 0)
 			ph[nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
 							      .threads = all_tr,
 							      .nthreads = total_threads,
-							      .gathered_ns = st_now_ns() };
+							      .gathered_ns = st_now_ns(),
+							      .samples = all_s,
+							      .nsamples = total_samples };
 	}
 	/* partners may still read this rank's files until everyone is here */
 	MPI_Barrier(MPI_COMM_WORLD);
@@ -507,6 +595,7 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		for (int i = 0; i < nph; i++) {
 			free((void *)ph[i].ranks);
 			free((void *)ph[i].threads);
+			free((void *)ph[i].samples);
 		}
 	}
 	free(all_ps);
@@ -530,7 +619,17 @@ static int run_job(struct job *j, int argc, char **argv)
 
 	if (hwloc_topology_init(&j->topo) || hwloc_topology_load(j->topo))
 		st_die("hwloc cannot load the topology");
-	describe_hosts(j);
+	if (describe_hosts(j) == 0) {
+		if (j->rank == 0)
+			fprintf(stderr, "stcluster: --servers: every rank is on a server host; no client "
+					"ranks are left to do I/O\n");
+		return 2;
+	}
+	if (j->roles[j->rank] == ST_ROLE_SERVER) {
+		j->sampler = st_sampler_new(200000);
+		if (!j->sampler)
+			st_die("out of memory");
+	}
 	j->offsets = calloc((size_t)j->size, sizeof(int64_t));
 	j->rtts = calloc((size_t)j->size, sizeof(int64_t));
 	if (!j->offsets || !j->rtts)
@@ -563,6 +662,11 @@ static int run_job(struct job *j, int argc, char **argv)
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (status)
 		return 1;
+
+	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
+				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
+				      .run_id = j->run_id, .store = j->store, .quiet = j->quiet };
+	st_run_baselines(&bc);
 
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	for (uint64_t seq = 0; seq < total; seq++) {
@@ -640,6 +744,7 @@ int st_cmd_run(int argc, char **argv)
 	free(j->hosts);
 	free(j->roles);
 	free(j->partners);
+	st_sampler_free(j->sampler);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

@@ -28,7 +28,7 @@ struct st_store {
 	sqlite3 *db;
 	int readonly;
 	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
-	sqlite3_stmt *ins_host, *set_stored, *ins_eff;
+	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
 };
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -142,8 +142,8 @@ static int add_option_columns(sqlite3 *db, char *err, size_t n)
 	return 0;
 }
 
-static const char *const view_names[] = { "result", "phase_summary", "client_result",
-					  "run_summary" };
+static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
+					  "client_result", "run_summary" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {
@@ -249,13 +249,22 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_host,
 		    "INSERT INTO host (run_id, rank, hostname, addresses, role, local_rank, "
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
-		    "clock_offset_ns, clock_rtt_ns, read_partner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?, ?, ?)",
+		    "clock_offset_ns, clock_rtt_ns, read_partner, rmem_max, wmem_max, tcp_rmem, "
+		    "tcp_wmem, sunrpc_slots, iface, mtu, speed_mbps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n) ||
 	    prepare(s, &s->ins_eff,
 		    "INSERT INTO effective_option (combo_id, rank, option, requested, effective, "
 		    "maximum) VALUES (?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_sample,
+		    "INSERT INTO sample (combo_id, phase, rank, t_ns, metric, device, value) "
+		    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_baseline,
+		    "INSERT INTO baseline (run_id, kind, direction, server_rank, client_ranks, bytes, "
+		    "seconds, mbps, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n))
 		return -1;
 	return 0;
@@ -336,6 +345,8 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->ins_host);
 	sqlite3_finalize(s->set_stored);
 	sqlite3_finalize(s->ins_eff);
+	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_baseline);
 	sqlite3_close_v2(s->db);
 	free(s);
 }
@@ -435,6 +446,19 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 		sqlite3_bind_int64(q, 15, r->clock_offset_ns[i]);
 		sqlite3_bind_int64(q, 16, r->clock_rtt_ns[i]);
 		sqlite3_bind_int(q, 17, r->partners[i]);
+		if (h->rmem_max >= 0)
+			sqlite3_bind_int64(q, 18, h->rmem_max);
+		if (h->wmem_max >= 0)
+			sqlite3_bind_int64(q, 19, h->wmem_max);
+		bind_text(q, 20, h->tcp_rmem[0] ? h->tcp_rmem : NULL);
+		bind_text(q, 21, h->tcp_wmem[0] ? h->tcp_wmem : NULL);
+		if (h->sunrpc_slots >= 0)
+			sqlite3_bind_int(q, 22, h->sunrpc_slots);
+		bind_text(q, 23, h->iface[0] ? h->iface : NULL);
+		if (h->mtu > 0)
+			sqlite3_bind_int(q, 24, h->mtu);
+		if (h->speed_mbps > 0)
+			sqlite3_bind_int(q, 25, h->speed_mbps);
 		if (step(s, q, err, n))
 			goto rollback;
 	}
@@ -449,6 +473,25 @@ out:
 	sqlite3_finalize(st);
 	free(plan);
 	return -1;
+}
+
+int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
+		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
+		      double seconds, const char *note, char *err, size_t n)
+{
+	sqlite3_stmt *q = s->ins_baseline;
+	bind_text(q, 1, run_id);
+	bind_text(q, 2, kind);
+	bind_text(q, 3, direction);
+	sqlite3_bind_int(q, 4, server_rank);
+	bind_text(q, 5, clients);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)bytes);
+	if (seconds > 0) {
+		sqlite3_bind_double(q, 7, seconds);
+		sqlite3_bind_double(q, 8, (double)bytes / seconds / 1e6);
+	}
+	bind_text(q, 9, note);
+	return step(s, q, err, n);
 }
 
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
@@ -598,7 +641,22 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	}
 	sqlite3_bind_int64(q, 14, p->gathered_ns);
 	bind_text(q, 15, first_msg);
-	return step(s, q, err, n);
+	if (step(s, q, err, n))
+		return -1;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct st_sample *x = &p->samples[i];
+		sqlite3_stmt *f = s->ins_sample;
+		sqlite3_bind_int64(f, 1, combo_id);
+		bind_text(f, 2, phase);
+		sqlite3_bind_int(f, 3, x->rank);
+		sqlite3_bind_int64(f, 4, x->t_ns);
+		bind_text(f, 5, x->metric);
+		bind_text(f, 6, x->device);
+		sqlite3_bind_double(f, 7, x->value);
+		if (step(s, f, err, n))
+			return -1;
+	}
+	return 0;
 }
 
 int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n)

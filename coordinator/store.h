@@ -13,6 +13,7 @@
 
 #include "../common/options.h"
 #include "../common/wire.h"
+#include "../worker/sampler.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -56,6 +57,11 @@ struct st_run_record {
 /* Insert the run and its hosts in one transaction. */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
 
+/* One baseline measurement (autocommit: baselines come before the sweep). */
+int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
+		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
+		      double seconds, const char *note, char *err, size_t n);
+
 /* Set run status ("complete", "failed", "aborted") and finish time. */
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
 		     size_t n);
@@ -66,6 +72,8 @@ struct st_phase_record {
 	const struct st_thread_result *threads;	  /* nthreads entries, all ranks */
 	int nthreads;
 	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
+	const struct st_sample *samples; /* server ranks' samples, all ranks */
+	size_t nsamples;
 };
 
 struct st_combo_record {

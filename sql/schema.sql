@@ -47,7 +47,29 @@ CREATE TABLE host (
 	clock_offset_ns INTEGER,            -- this rank's clock minus rank 0's
 	clock_rtt_ns    INTEGER,            -- round trip of the sample used
 	read_partner    INTEGER,            -- rank whose files this rank reads (reorder=on)
+	rmem_max        INTEGER,            -- net.core.rmem_max
+	wmem_max        INTEGER,            -- net.core.wmem_max
+	tcp_rmem        TEXT,               -- net.ipv4.tcp_rmem
+	tcp_wmem        TEXT,               -- net.ipv4.tcp_wmem
+	sunrpc_slots    INTEGER,            -- sunrpc.tcp_slot_table_entries (NULL: absent)
+	iface           TEXT,               -- interface of the route to the server
+	mtu             INTEGER,            -- its MTU, bytes
+	speed_mbps      INTEGER,            -- its speed, Mbit/s (NULL: unknown)
 	PRIMARY KEY (run_id, rank)
+);
+
+-- The parts measured alone, before the sweep: network between client and
+-- server ranks (TCP streams), and the server's disk under the export.
+CREATE TABLE baseline (
+	run_id          TEXT NOT NULL REFERENCES run(run_id),
+	kind            TEXT NOT NULL,      -- net_one (one client alone) | net_all | disk
+	direction       TEXT NOT NULL,      -- c2s (as writes) | s2c (as reads) | write | read
+	server_rank     INTEGER NOT NULL,
+	client_ranks    TEXT,               -- comma list of the client ranks that took part
+	bytes           INTEGER,
+	seconds         REAL,
+	mbps            REAL,               -- 10^6 bytes per second, as the receiver saw it
+	note            TEXT                -- e.g. O_DIRECT refused, or an error
 );
 
 CREATE TABLE combo (
@@ -141,6 +163,20 @@ CREATE TABLE rank_result (
 	hist            BLOB,               -- struct st_hist buckets, little-endian u64
 	PRIMARY KEY (combo_id, phase, rank)
 );
+
+-- What server ranks saw while the clients ran: one row per sample and
+-- metric (a rate over the interval ending at t_ns).
+CREATE TABLE sample (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,
+	rank            INTEGER NOT NULL,
+	t_ns            INTEGER NOT NULL,
+	metric          TEXT NOT NULL,      -- cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, nfsd_cpu_pct,
+	                                    -- net_rx_mbps, net_tx_mbps, disk_read_mbps, ...
+	device          TEXT NOT NULL,      -- interface or disk; '' for the host
+	value           REAL
+);
+CREATE INDEX sample_phase ON sample(combo_id, phase);
 
 -- Raw facts per I/O thread.
 CREATE TABLE thread_result (

@@ -74,3 +74,47 @@ SELECT r.run_id, r.started_at, r.finished_at, r.status, r.label, r.engine, r.tar
        (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id) AS combos_stored,
        (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed
 FROM run r;
+
+-- Per combination, phase and server rank: averages and peaks of what the
+-- server rank sampled (network summed over its interfaces, disk over its disks).
+CREATE VIEW server_summary AS
+WITH per_t AS (
+	SELECT combo_id, phase, rank, t_ns, metric, SUM(value) AS value
+	FROM sample GROUP BY combo_id, phase, rank, t_ns, metric
+)
+SELECT combo_id, phase, rank, metric, COUNT(*) AS samples,
+       AVG(value) AS avg_value, MAX(value) AS max_value
+FROM per_t GROUP BY combo_id, phase, rank, metric;
+
+-- The bottleneck, per combination and phase: the aggregate as a share of
+-- the slower of the parts measured alone (all clients at once over the
+-- network in the phase's direction, and the server's disk), and a flag
+-- when the aggregate beats a part: the client's cache answered.
+CREATE VIEW verdict AS
+WITH b AS (
+	SELECT run_id,
+	       SUM(CASE WHEN kind = 'net_all' AND direction = 'c2s' THEN mbps END) AS net_c2s,
+	       SUM(CASE WHEN kind = 'net_all' AND direction = 's2c' THEN mbps END) AS net_s2c,
+	       SUM(CASE WHEN kind = 'disk' AND direction = 'write' THEN mbps END) AS disk_write,
+	       SUM(CASE WHEN kind = 'disk' AND direction = 'read' THEN mbps END) AS disk_read
+	FROM baseline GROUP BY run_id
+), x AS (
+	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps,
+	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
+	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps
+	FROM phase_summary s JOIN b USING (run_id)
+), y AS (
+	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
+	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
+	FROM x
+)
+SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit_part,
+       100.0 * agg_mbps / NULLIF(limit_mbps, 0) AS pct_of_limit,
+       CASE
+         WHEN limit_mbps IS NULL THEN NULL
+         WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN 'cache: above the network rate'
+         WHEN disk_mbps IS NOT NULL AND agg_mbps > 1.05 * disk_mbps THEN 'cache: above the disk rate'
+         WHEN agg_mbps >= 0.85 * limit_mbps THEN limit_part || '-bound'
+         ELSE 'below the parts: NFS or client'
+       END AS verdict
+FROM y;

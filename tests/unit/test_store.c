@@ -67,7 +67,8 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
-			   "DROP VIEW result; DROP VIEW phase_summary; DROP VIEW client_result; "
+			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
+			   "DROP VIEW phase_summary; DROP VIEW client_result; "
 			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 0);
@@ -78,7 +79,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 4);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 6);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));

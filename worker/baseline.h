@@ -1,0 +1,48 @@
+/*
+ * baseline.h - the parts measured alone: the network between a client and
+ * a server rank (plain TCP, as iperf does) and the server's disk under the
+ * export (O_DIRECT file write and read, as dd does).
+ *
+ * A stream endpoint either sends for a given time or receives until every
+ * peer has closed; the receiver's byte count and first/last byte times
+ * are the measurement. All functions return 0 or -errno and never block
+ * past their deadline (local CLOCK_MONOTONIC ns).
+ */
+#ifndef ST_BASELINE_H
+#define ST_BASELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct st_net_result {
+	uint64_t bytes;	  /* bytes received (receiver) or sent (sender) */
+	int64_t first_ns; /* first byte moved, local clock */
+	int64_t last_ns;  /* last byte moved, local clock */
+};
+
+/* Listen on every address, a port the kernel picks; *fd and *port out. */
+int st_net_listen(int *fd, int *port);
+
+/* Accept n connections on lfd (before the deadline); fds has room for n. */
+int st_net_accept(int lfd, int n, int *fds, int64_t deadline_ns);
+
+/* Connect to host:port (numeric address or name in /etc/hosts). */
+int st_net_connect(const char *host, int port, int64_t deadline_ns, int *fd);
+
+/* Send on all fds for dur_ns, then shut them down; or receive on all of
+ * them until every one is closed. Closes the fds. */
+int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
+		  struct st_net_result *r);
+
+struct st_disk_result {
+	double write_mbps; /* 10^6 bytes/s, write + fsync */
+	double read_mbps;  /* 10^6 bytes/s */
+	int direct;	   /* O_DIRECT was granted */
+};
+
+/* Write (then fsync) and read back `size` bytes in `block` calls in a file
+ * `name` created under dir, then remove it. */
+int st_disk_baseline(const char *dir, const char *name, int64_t size, int64_t block,
+		     struct st_disk_result *r, char *msg, size_t n);
+
+#endif

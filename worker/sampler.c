@@ -1,0 +1,253 @@
+/*
+ * sampler.c - /proc sampling on server ranks (see sampler.h).
+ *
+ * Network counters come from this network namespace's /proc/net/dev (so a
+ * lab host sees its own interfaces); CPU and disk counters are the
+ * machine's. The NFS server process is found once per tick by scanning
+ * /proc for ganesha.nfsd (in our network namespace) or nfsd kernel threads.
+ */
+#include "sampler.h"
+
+#include "../common/util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_DEV 32
+
+struct counter {
+	char name[24];
+	uint64_t a, b, c, d; /* rx/tx bytes, or read/write sectors and ops */
+	int seen;
+};
+
+struct st_sampler {
+	struct st_sample *pts;
+	size_t n, max, dropped;
+	int primed;
+	int64_t last_ns;
+	uint64_t cpu_user, cpu_sys, cpu_iowait, cpu_total; /* jiffies */
+	uint64_t nfsd_ticks;				    /* utime + stime */
+	struct counter net[MAX_DEV], disk[MAX_DEV];
+	int nnet, ndisk;
+	long hz;
+};
+
+struct st_sampler *st_sampler_new(size_t max_points)
+{
+	struct st_sampler *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->pts = calloc(max_points ? max_points : 1, sizeof(*s->pts));
+	if (!s->pts) {
+		free(s);
+		return NULL;
+	}
+	s->max = max_points;
+	s->hz = sysconf(_SC_CLK_TCK);
+	return s;
+}
+
+void st_sampler_free(struct st_sampler *s)
+{
+	if (!s)
+		return;
+	free(s->pts);
+	free(s);
+}
+
+void st_sampler_reset(struct st_sampler *s)
+{
+	s->n = 0;
+	s->dropped = 0;
+}
+
+const struct st_sample *st_sampler_points(const struct st_sampler *s, size_t *n)
+{
+	*n = s->n;
+	return s->pts;
+}
+
+size_t st_sampler_dropped(const struct st_sampler *s)
+{
+	return s->dropped;
+}
+
+static void add(struct st_sampler *s, int64_t t, const char *metric, const char *dev, double v)
+{
+	if (s->n == s->max) {
+		s->dropped++;
+		return;
+	}
+	struct st_sample *p = &s->pts[s->n++];
+	p->t_ns = t;
+	st_copy(p->metric, sizeof(p->metric), metric);
+	st_copy(p->device, sizeof(p->device), dev);
+	p->value = v;
+}
+
+static struct counter *counter(struct counter *tab, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(tab[i].name, name) == 0)
+			return &tab[i];
+	if (*n == MAX_DEV)
+		return NULL;
+	struct counter *c = &tab[(*n)++];
+	memset(c, 0, sizeof(*c));
+	st_copy(c->name, sizeof(c->name), name);
+	return c;
+}
+
+/* Sum of utime+stime of the NFS server processes of this host. */
+static uint64_t nfsd_ticks(void)
+{
+	struct stat me;
+	int have_ns = stat("/proc/self/ns/net", &me) == 0;
+	DIR *d = opendir("/proc");
+	uint64_t sum = 0;
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char path[64], buf[512];
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[got] = '\0';
+		char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+		if (!open || !close)
+			continue;
+		size_t len = (size_t)(close - open - 1);
+		int ganesha = len == 12 && strncmp(open + 1, "ganesha.nfsd", 12) == 0;
+		int knfsd = len == 4 && strncmp(open + 1, "nfsd", 4) == 0;
+		if (!ganesha && !knfsd)
+			continue;
+		if (ganesha && have_ns) {
+			/* another lab host's server is not ours */
+			struct stat ns;
+			snprintf(path, sizeof(path), "/proc/%s/ns/net", e->d_name);
+			if (stat(path, &ns) || ns.st_ino != me.st_ino)
+				continue;
+		}
+		/* fields after the command: state(3) ... utime(14) stime(15) */
+		unsigned long long ut = 0, stt = 0;
+		if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+			   &stt) == 2)
+			sum += ut + stt;
+	}
+	closedir(d);
+	return sum;
+}
+
+void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
+{
+	int64_t now = st_now_ns();
+	double dt = s->primed ? (double)(now - s->last_ns) / 1e9 : 0;
+	int64_t t = now - offset_ns;
+	char line[512];
+
+	FILE *f = fopen("/proc/stat", "r");
+	if (f) {
+		unsigned long long v[8] = { 0 };
+		if (fgets(line, sizeof(line), f) &&
+		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) >= 5) {
+			uint64_t user = v[0] + v[1], sys = v[2] + v[5] + v[6], iow = v[4];
+			uint64_t total = 0;
+			for (int i = 0; i < 8; i++)
+				total += v[i];
+			if (s->primed && total > s->cpu_total) {
+				double dt_j = (double)(total - s->cpu_total);
+				add(s, t, "cpu_user_pct", "", 100.0 * (double)(user - s->cpu_user) / dt_j);
+				add(s, t, "cpu_sys_pct", "", 100.0 * (double)(sys - s->cpu_sys) / dt_j);
+				add(s, t, "cpu_iowait_pct", "", 100.0 * (double)(iow - s->cpu_iowait) / dt_j);
+			}
+			s->cpu_user = user;
+			s->cpu_sys = sys;
+			s->cpu_iowait = iow;
+			s->cpu_total = total;
+		}
+		fclose(f);
+	}
+
+	uint64_t nt = nfsd_ticks();
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (s->primed && dt > 0 && nt >= s->nfsd_ticks)
+		add(s, t, "nfsd_cpu_pct", "",
+		    100.0 * (double)(nt - s->nfsd_ticks) / (double)s->hz / dt / (double)(ncpu > 0 ? ncpu : 1));
+	s->nfsd_ticks = nt;
+
+	f = fopen("/proc/net/dev", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+			if (!colon)
+				continue;
+			*colon = '\0';
+			char *name = line;
+			while (*name == ' ')
+				name++;
+			if (strcmp(name, "lo") == 0)
+				continue;
+			unsigned long long rx, tx;
+			if (sscanf(colon + 1, "%llu %*u %*u %*u %*u %*u %*u %*u %llu", &rx, &tx) != 2)
+				continue;
+			struct counter *c = counter(s->net, &s->nnet, name);
+			if (!c)
+				continue;
+			if (s->primed && c->seen && dt > 0) {
+				add(s, t, "net_rx_mbps", name, (double)(rx - c->a) / dt / 1e6);
+				add(s, t, "net_tx_mbps", name, (double)(tx - c->b) / dt / 1e6);
+			}
+			c->a = rx;
+			c->b = tx;
+			c->seen = 1;
+		}
+		fclose(f);
+	}
+
+	f = fopen("/proc/diskstats", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char name[32];
+			unsigned long long rd_ios, rd_sec, wr_ios, wr_sec;
+			if (sscanf(line, "%*u %*u %31s %llu %*u %llu %*u %llu %*u %llu", name, &rd_ios,
+				   &rd_sec, &wr_ios, &wr_sec) != 5)
+				continue;
+			/* whole devices (not partitions: they would count twice) that
+			 * did I/O at some point; no loop/ram noise */
+			char sys[64];
+			struct stat sb;
+			snprintf(sys, sizeof(sys), "/sys/block/%s", name);
+			if (!strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
+			    (rd_ios == 0 && wr_ios == 0) || stat(sys, &sb))
+				continue;
+			struct counter *c = counter(s->disk, &s->ndisk, name);
+			if (!c)
+				continue;
+			if (s->primed && c->seen && dt > 0) {
+				add(s, t, "disk_read_mbps", name, (double)(rd_sec - c->b) * 512 / dt / 1e6);
+				add(s, t, "disk_write_mbps", name, (double)(wr_sec - c->d) * 512 / dt / 1e6);
+				add(s, t, "disk_read_iops", name, (double)(rd_ios - c->a) / dt);
+				add(s, t, "disk_write_iops", name, (double)(wr_ios - c->c) / dt);
+			}
+			c->a = rd_ios;
+			c->b = rd_sec;
+			c->c = wr_ios;
+			c->d = wr_sec;
+			c->seen = 1;
+		}
+		fclose(f);
+	}
+	s->last_ns = now;
+	s->primed = 1;
+}
