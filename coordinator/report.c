@@ -253,6 +253,20 @@ static int iterated(sqlite3 *db, const char *run)
 	return yes;
 }
 
+/* Whether the run measured baselines (then the report names bottlenecks). */
+static int has_baseline(sqlite3 *db, const char *run)
+{
+	sqlite3_stmt *st;
+	int yes = 0;
+	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM baseline WHERE run_id = ? AND mbps > 0", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	return yes;
+}
+
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 {
 	char run[64];
@@ -301,13 +315,18 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
 		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
-		 "s.clients, s.errors, "
-		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' THEN c.message END) AS note "
+		 "s.clients, s.errors, %s"
+		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' THEN c.message END, "
+		 "CASE WHEN p.skew_ns > 0.01 * s.span_ns THEN 'barrier skew ' || "
+		 "ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END) AS note "
 		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
 		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
+		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
-		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "", o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
+		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "",
+		 has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
+		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));

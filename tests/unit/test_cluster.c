@@ -1,0 +1,201 @@
+/*
+ * The cluster parts that need no MPI: roles from the target's server, the
+ * route to the server, the /proc sampler, and the baselines' TCP streams
+ * and disk file on this host.
+ */
+#include "../../common/options.h"
+#include "../../common/util.h"
+#include "../../coordinator/roles.h"
+#include "../../worker/baseline.h"
+#include "../../worker/hostinfo.h"
+#include "../../worker/sampler.h"
+#include "unit.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct st_host_info host(const char *name, const char *addrs, int local_rank)
+{
+	struct st_host_info h;
+	memset(&h, 0, sizeof(h));
+	st_copy(h.hostname, sizeof(h.hostname), name);
+	st_copy(h.addresses, sizeof(h.addresses), addrs);
+	h.local_rank = local_rank;
+	return h;
+}
+
+static void target_server_names(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX], s[256];
+	st_config_defaults(&c);
+	st_config_set(&c, ST_OPT_TARGET, "nfs://10.77.5.9/export/dir?version=3", 1, NULL, err, sizeof(err));
+	st_target_server(&c, s, sizeof(s));
+	CHECK(strcmp(s, "10.77.5.9") == 0);
+	st_config_set(&c, ST_OPT_TARGET, "nfs://nfs1.example.org:2049/export", 1, NULL, err, sizeof(err));
+	st_target_server(&c, s, sizeof(s));
+	CHECK(strcmp(s, "nfs1.example.org") == 0);
+	st_config_set(&c, ST_OPT_TARGET, "nfs://[fd00::5]/export", 1, NULL, err, sizeof(err));
+	st_target_server(&c, s, sizeof(s));
+	CHECK(strcmp(s, "fd00::5") == 0);
+	st_config_set(&c, ST_OPT_TARGET, "/mnt/nfs", 1, NULL, err, sizeof(err));
+	st_target_server(&c, s, sizeof(s));
+	CHECK(strcmp(s, "") == 0);
+	st_config_set(&c, ST_OPT_MOUNT, "filer2:/vol/bench", 1, NULL, err, sizeof(err));
+	st_target_server(&c, s, sizeof(s));
+	CHECK(strcmp(s, "filer2") == 0);
+}
+
+static void roles_from_hosts(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	st_config_defaults(&c);
+	st_config_set(&c, ST_OPT_TARGET, "nfs://10.77.5.9/export", 1, NULL, err, sizeof(err));
+	struct st_host_info h[5] = {
+		host("lab-c1", "10.77.5.2", 0), host("lab-c2", "10.77.5.3", 0),
+		host("lab-s1", "10.77.5.9,fd00::9", 1), host("lab-s1", "10.77.5.9,fd00::9", 0),
+		host("lab-c1", "10.77.5.2", 1),
+	};
+	int roles[5];
+	CHECK(st_assign_roles(&c, h, 5, roles) == 3);
+	CHECK(roles[0] == ST_ROLE_CLIENT && roles[1] == ST_ROLE_CLIENT && roles[4] == ST_ROLE_CLIENT);
+	CHECK(roles[3] == ST_ROLE_SERVER); /* the lowest local rank of the server host */
+	CHECK(roles[2] == ST_ROLE_IDLE);
+	/* --servers wins, by name or short name */
+	st_config_set(&c, ST_OPT_SERVERS, "lab-c2", 1, NULL, err, sizeof(err));
+	CHECK(st_assign_roles(&c, h, 5, roles) == 4);
+	CHECK(roles[1] == ST_ROLE_SERVER && roles[2] == ST_ROLE_CLIENT);
+	struct st_host_info fq = host("nfs1.example.org", "192.0.2.1", 0);
+	CHECK(st_host_matches(&fq, "nfs1"));
+	CHECK(st_host_matches(&fq, "192.0.2.1"));
+	CHECK(!st_host_matches(&fq, "192.0.2.10"));
+	CHECK(!st_host_matches(&fq, "nfs"));
+	char addr[64];
+	st_server_address(&c, &h[1], addr, sizeof(addr));
+	CHECK(strcmp(addr, "lab-c2") == 0);
+}
+
+static void route_to_server(void)
+{
+	/* /proc/net/route: little-endian hex; 10.77.5.0/24 on veth0, default via eth0 */
+	const char *text =
+		"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+		"eth0\t00000000\t0100000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
+		"veth0\t00054D0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n";
+	char iface[32];
+	struct in_addr a;
+	inet_pton(AF_INET, "10.77.5.9", &a);
+	CHECK(st_route_iface(text, a.s_addr, iface, sizeof(iface)) == 0 && strcmp(iface, "veth0") == 0);
+	inet_pton(AF_INET, "192.0.2.1", &a);
+	CHECK(st_route_iface(text, a.s_addr, iface, sizeof(iface)) == 0 && strcmp(iface, "eth0") == 0);
+	CHECK(st_route_iface("Iface\tDestination\n", a.s_addr, iface, sizeof(iface)) == -1);
+}
+
+static void sampler_rates(void)
+{
+	struct st_sampler *s = st_sampler_new(1000);
+	size_t n;
+	st_sampler_tick(s, 0);
+	st_sampler_points(s, &n);
+	CHECK(n == 0); /* the first tick only primes */
+	volatile double x = 0;
+	for (int i = 0; i < 20000000; i++) /* some CPU to see */
+		x += i;
+	usleep(20000);
+	st_sampler_tick(s, 0);
+	const struct st_sample *p = st_sampler_points(s, &n);
+	int cpu = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(p[i].metric, "cpu_user_pct") == 0) {
+			cpu = 1;
+			CHECK(p[i].value >= 0 && p[i].value <= 100.0001);
+		}
+		CHECK(p[i].value >= 0);
+	}
+	CHECK(cpu);
+	st_sampler_reset(s);
+	st_sampler_points(s, &n);
+	CHECK(n == 0);
+	st_sampler_free(s);
+	/* a full sampler drops and counts */
+	s = st_sampler_new(2);
+	st_sampler_tick(s, 0);
+	usleep(10000);
+	st_sampler_tick(s, 0);
+	st_sampler_points(s, &n);
+	CHECK(n == 2 && st_sampler_dropped(s) > 0);
+	st_sampler_free(s);
+}
+
+struct sender {
+	int port;
+	int rc;
+	struct st_net_result r;
+};
+
+static void *send_for_a_while(void *arg)
+{
+	struct sender *sd = arg;
+	int fd;
+	sd->rc = st_net_connect("127.0.0.1", sd->port, st_now_ns() + 5000000000LL, &fd);
+	if (!sd->rc)
+		sd->rc = st_net_stream(&fd, 1, 1, 200000000, st_now_ns() + 5000000000LL, &sd->r);
+	return NULL;
+}
+
+static void tcp_stream_counts_bytes(void)
+{
+	int lfd, port, fd;
+	CHECK(st_net_listen(&lfd, &port) == 0 && port > 0);
+	struct sender sd = { .port = port };
+	pthread_t t;
+	pthread_create(&t, NULL, send_for_a_while, &sd);
+	CHECK(st_net_accept(lfd, 1, &fd, st_now_ns() + 5000000000LL) == 0);
+	struct st_net_result got;
+	CHECK(st_net_stream(&fd, 1, 0, 0, st_now_ns() + 5000000000LL, &got) == 0);
+	pthread_join(t, NULL);
+	CHECK(sd.rc == 0);
+	/* every byte sent was received, over about the 0.2 s the sender sent */
+	CHECK(got.bytes > 0 && got.bytes == sd.r.bytes);
+	double secs = (double)(got.last_ns - got.first_ns) / 1e9;
+	CHECK(secs > 0.1 && secs < 1.5);
+	close(lfd);
+	/* nobody listening: refused, quickly */
+	int64_t t0 = st_now_ns();
+	CHECK(st_net_connect("127.0.0.1", port, st_now_ns() + 2000000000LL, &fd) < 0);
+	CHECK(st_now_ns() - t0 < 1000000000LL);
+}
+
+static void disk_file(void)
+{
+	const char *dir = unit_tmpdir();
+	struct st_disk_result r;
+	char msg[200] = "";
+	CHECK(st_disk_baseline(dir, "base", 4 << 20, 1 << 20, &r, msg, sizeof(msg)) == 0);
+	CHECK(r.write_mbps > 0 && r.read_mbps > 0);
+	DIR *d = opendir(dir);
+	int left = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		left += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(left == 0); /* its file is gone */
+	CHECK(st_disk_baseline("/nonexistent-dir", "base", 1 << 20, 1 << 20, &r, msg, sizeof(msg)) < 0);
+	CHECK(strstr(msg, "/nonexistent-dir") != NULL);
+	rmdir(dir);
+}
+
+const struct unit_test unit_cluster[] = {
+	{ "cluster: the target's server from URL and --mount", target_server_names },
+	{ "cluster: roles: servers, idle ranks on a server host, --servers", roles_from_hosts },
+	{ "cluster: the interface of the route to the server", route_to_server },
+	{ "cluster: sampler: priming, CPU percentages, reset, bounded", sampler_rates },
+	{ "cluster: TCP stream: every byte counted, refused fast", tcp_stream_counts_bytes },
+	{ "cluster: disk baseline writes, reads and removes its file", disk_file },
+	{ NULL, NULL },
+};
