@@ -86,6 +86,7 @@ struct st_rank_result {
 	uint64_t first_bad_offset; /* --verify: of the first thread with one */
 	int32_t first_bad_thread;  /* that thread, -1 none */
 	uint32_t pad;
+	char cache_drop[24];	   /* --mount: how the cache was dropped before this phase */
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */

@@ -18,6 +18,7 @@
 #include "../common/wire.h"
 #include "../worker/engine.h"
 #include "../worker/hostinfo.h"
+#include "../worker/mount.h"
 #include "../worker/sampler.h"
 #include "../worker/worker.h"
 #include "baselines.h"
@@ -53,6 +54,7 @@ struct job {
 	int64_t *offsets, *rtts;    /* rank 0: per rank */
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
 	struct st_sampler *sampler; /* server ranks: /proc sampling during phases */
+	MPI_Comm host_comm;	    /* the ranks of this host (MPI_COMM_NULL before) */
 	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */
 	unsigned phases;	    /* mask of phases to run */
@@ -137,6 +139,23 @@ static int validate_places(const struct job *j, char *err, size_t n)
 		if (access(t, W_OK | X_OK)) {
 			snprintf(err, n, "--target: '%s' is not writable", t);
 			return -1;
+		}
+	}
+	if (c->o[ST_OPT_MOUNT].n) {
+		if (geteuid() != 0) {
+			snprintf(err, n, "--mount: mounting needs root (run without --mount to record "
+					 "the options in force)");
+			return -1;
+		}
+		uint64_t combos = st_plan_combos(c);
+		for (uint64_t i = 0; i < combos; i++) {
+			struct st_combo k;
+			char opts[ST_STR_MAX];
+			st_plan_combo(c, i, &k);
+			if (st_mount_options(c, &k, opts, sizeof(opts)) < 0) {
+				snprintf(err, n, "--mount: %s", opts);
+				return -1;
+			}
 		}
 	}
 	if (j->engine->validate) {
@@ -266,12 +285,11 @@ static int read_partner(const struct job *j, int r)
  * Returns the number of client ranks. */
 static int describe_hosts(struct job *j)
 {
-	MPI_Comm local;
 	struct st_host_info me = { 0 };
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL, &local);
-	MPI_Comm_rank(local, &me.local_rank);
-	MPI_Comm_size(local, &me.local_size);
-	MPI_Comm_free(&local);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL,
+			    &j->host_comm);
+	MPI_Comm_rank(j->host_comm, &me.local_rank);
+	MPI_Comm_size(j->host_comm, &me.local_size);
 	char server[256];
 	st_target_server(&j->cfg, server, sizeof(server));
 	if (!server[0] && j->cfg.o[ST_OPT_SERVERS].n)
@@ -441,6 +459,67 @@ static struct st_sample *gather_samples(struct job *j, const struct st_sample *m
 	return all;
 }
 
+/* --mount: local rank 0 of each client host mounts the target with this
+ * combination's options, once every rank of the host is done with the
+ * previous combination (an open directory would make the umount busy).
+ * 0, or -1 with ps filled as a failed preparation. */
+static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps)
+{
+	struct {
+		int32_t rc;
+		char msg[240];
+	} res = { 0 };
+	memset(ps, 0, sizeof(*ps));
+	ps->version = ST_WIRE_VERSION;
+	if (!j->cfg.o[ST_OPT_MOUNT].n || j->roles[j->rank] != ST_ROLE_CLIENT)
+		return 0;
+	MPI_Barrier(j->host_comm);
+	if (j->hosts[j->rank].local_rank == 0) {
+		char opts[ST_STR_MAX], msg[200] = "";
+		if (st_mount_options(&j->cfg, c, opts, sizeof(opts)) < 0) {
+			res.rc = -EINVAL;
+			snprintf(res.msg, sizeof(res.msg), "mount options: %s", opts);
+		} else {
+			res.rc = st_mount_apply(j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
+						j->cfg.o[ST_OPT_TARGET].s, 0, msg, sizeof(msg));
+			if (res.rc)
+				snprintf(res.msg, sizeof(res.msg), "mount -t %s -o %s %s %s: %s",
+					 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
+					 j->cfg.o[ST_OPT_TARGET].s, msg);
+		}
+	}
+	MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+	if (!res.rc)
+		return 0;
+	ps->err = -res.rc;
+	ps->op = ST_OP_PREPARE;
+	st_copy(ps->message, sizeof(ps->message), res.msg);
+	return -1;
+}
+
+/* --mount, before a read phase that follows a write: each client host drops
+ * its cache for the files (remount, or drop_caches); the method is returned. */
+static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n)
+{
+	struct {
+		char method[24];
+		char msg[200];
+	} res = { "", "" };
+	if (j->roles[j->rank] == ST_ROLE_CLIENT) {
+		MPI_Barrier(j->host_comm);
+		if (j->hosts[j->rank].local_rank == 0) {
+			char opts[ST_STR_MAX];
+			st_mount_options(&j->cfg, c, opts, sizeof(opts));
+			if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
+					   j->cfg.o[ST_OPT_FSTYPE].s, opts, res.method, sizeof(res.method),
+					   res.msg, sizeof(res.msg)) < 0)
+				snprintf(res.method, sizeof(res.method), "failed");
+		}
+		MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+	}
+	st_copy(method, n, res.method);
+}
+
 /* The one phase script for one combination. */
 static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 {
@@ -475,9 +554,12 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		.phases = j->phases & ~skipped, .run_seed = j->run_seed,
 	};
 	struct st_prepare_status ps, *all_ps = NULL;
-	struct st_worker *w = st_worker_prepare(&wa, &ps);
-	if (!w)
-		st_die("out of memory preparing a combination");
+	struct st_worker *w = NULL;
+	if (mount_step(j, c, &ps) == 0) {
+		w = st_worker_prepare(&wa, &ps);
+		if (!w)
+			st_die("out of memory preparing a combination");
+	}
 	if (j->rank == 0)
 		all_ps = calloc((size_t)j->size, sizeof(*all_ps));
 	MPI_Gather(&ps, (int)sizeof(ps), MPI_BYTE, all_ps, (int)sizeof(ps), MPI_BYTE, 0,
@@ -498,15 +580,23 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			st_die("out of memory");
 	}
 	int direct_fallback = (ps.flags & ST_TF_DIRECT_FALLBACK) != 0;
+	int wrote = 0; /* a write phase ran since the last cache drop */
 	for (int p = 0; !any_failed && p < ST_PHASE_COUNT; p++) {
 		if (!(wa.phases & (1u << p)))
 			continue;
 		struct st_rank_result rr, *all_rr = NULL;
 		struct st_thread_result *all_tr = NULL;
 		size_t total_samples = 0;
+		char cache_drop[24] = "";
+		if (j->cfg.o[ST_OPT_MOUNT].n && wrote && (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD)) {
+			drop_cache_step(j, c, cache_drop, sizeof(cache_drop));
+			wrote = 0;
+		}
 		MPI_Barrier(MPI_COMM_WORLD);
 		int64_t release = st_now_ns();
 		st_worker_phase(w, p, release, &rr, mine);
+		st_copy(rr.cache_drop, sizeof(rr.cache_drop), cache_drop);
+		wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
 		/* the phase ends when every client is done; servers sample until then */
 		MPI_Request done;
 		MPI_Ibarrier(MPI_COMM_WORLD, &done);
@@ -730,6 +820,7 @@ int st_cmd_run(int argc, char **argv)
 		st_die("out of memory");
 	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	j->host_comm = MPI_COMM_NULL;
 	int rc = setup_config(j, argc, argv);
 	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
 		if (j->rank == 0)
@@ -745,6 +836,8 @@ int st_cmd_run(int argc, char **argv)
 	free(j->roles);
 	free(j->partners);
 	st_sampler_free(j->sampler);
+	if (j->host_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&j->host_comm);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

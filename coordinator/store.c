@@ -230,8 +230,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_phase,
 		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
 		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
-		    "lat_p99_ns, lat_max_ns, gathered_ns, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?)",
+		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop) VALUES (?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_rank,
 		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
@@ -641,6 +641,11 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	}
 	sqlite3_bind_int64(q, 14, p->gathered_ns);
 	bind_text(q, 15, first_msg);
+	for (int r = 0; r < nranks; r++)
+		if (p->ranks[r].cache_drop[0]) {
+			bind_text(q, 16, p->ranks[r].cache_drop);
+			break;
+		}
 	if (step(s, q, err, n))
 		return -1;
 	for (size_t i = 0; i < p->nsamples; i++) {

@@ -123,6 +123,7 @@ CREATE TABLE phase_run (
 	release_max_ns  INTEGER,            -- latest barrier release
 	skew_ns         INTEGER,            -- release_max_ns - release_min_ns
 	gathered_ns     INTEGER,            -- every rank's result had reached rank 0
+	cache_drop      TEXT,               -- --mount: remount | drop_caches | none | ... before it
 	lat_count       INTEGER,            -- calls in the merged latency histogram
 	lat_mean_ns     INTEGER,
 	lat_p50_ns      INTEGER,

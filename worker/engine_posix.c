@@ -9,6 +9,7 @@
  */
 #include "engine.h"
 #include "engine_posix.h"
+#include "mount.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +56,21 @@ static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, si
 		snprintf(msg, n, "open target %s: %s", target, strerror(e));
 		free(r);
 		return -e;
+	}
+	/* the options in force: of the mount stcluster made (which must be
+	 * there: else a failed mount left the bare directory), or of whatever
+	 * holds the target */
+	int mounted = env->cfg->o[ST_OPT_MOUNT].n > 0;
+	if (env->eff) {
+		char why[200] = "";
+		int rc = st_mount_read_effective(target, mounted ? env->cfg->o[ST_OPT_FSTYPE].s : NULL,
+						 env->eff, why, sizeof(why));
+		if (rc < 0 && mounted) {
+			snprintf(msg, n, "%s is not the mount stcluster made: %s", target, why);
+			r->sys->close(r->dirfd);
+			free(r);
+			return rc;
+		}
 	}
 	*rs = r;
 	return 0;

@@ -1,0 +1,768 @@
+/*
+ * The mount driver: the -o string of a combination, the kernel's text
+ * formats (fixtures in tests/fixtures/, read from the repository root, where
+ * tests/run.sh starts the runner), and real mount cycles as root: tmpfs
+ * (umount+mount, in-place remount, effective options, nothing left mounted)
+ * and ext4 on a loop device (a remount and drop_caches really empty the page
+ * cache, seen with mincore). Not root, or EPERM from mount(8), is a failure
+ * that says so: these run as root here and in CI.
+ */
+#include "../../common/options.h"
+#include "../../common/util.h"
+#include "../../worker/mount.h"
+#include "unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- helpers ---- */
+
+static void cfg_set(struct st_config *c, int id, const char *text)
+{
+	char err[ST_ERR_MAX];
+	if (st_config_set(c, id, text, 1, NULL, err, sizeof(err)))
+		fprintf(stderr, "    setting --%s %s: %s\n", st_options[id].name, text, err);
+}
+
+/* The -o string of combination index of cfg; returns st_mount_options' rc. */
+static int opts_of(const struct st_config *cfg, uint64_t index, char *out, size_t n)
+{
+	struct st_combo c;
+	st_plan_combo(cfg, index, &c);
+	return st_mount_options(cfg, &c, out, n);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "    %s: %s (the unit runner must start in the repository root)\n",
+			path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	size_t r;
+	while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += r;
+		if (len + 1 == cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static int is_root(void)
+{
+	if (geteuid() == 0)
+		return 1;
+	fprintf(stderr, "    mount tests need root (euid %d): failing, not skipping\n",
+		(int)geteuid());
+	return 0;
+}
+
+/* Lines of /proc/self/mounts naming path (as the kernel escapes it). */
+static int mounts_naming(const char *path)
+{
+	char *m = slurp("/proc/self/mounts");
+	int count = 0;
+	for (char *p = m; p && (p = strstr(p, path)); p++)
+		count++;
+	free(m);
+	return count;
+}
+
+/* Mounts exactly on path, from mountinfo. */
+static int mounts_on(const char *path)
+{
+	char *mi = slurp("/proc/self/mountinfo");
+	char want[PATH_MAX + 2];
+	snprintf(want, sizeof(want), " %s ", path);
+	int count = 0;
+	for (char *p = mi; p && (p = strstr(p, want)); p++)
+		count++;
+	free(mi);
+	return count;
+}
+
+static void report_mount_rc(const char *what, int rc, const char *msg)
+{
+	if (rc == 0)
+		return;
+	fprintf(stderr, "    %s: %s (%s)%s\n", what, strerror(-rc), msg,
+		rc == -EPERM ? ": mount needs root and CAP_SYS_ADMIN; these tests must run as root" : "");
+}
+
+/* Unmount whatever the test left on path (at most a few layers). */
+static void unmount_all(const char *path)
+{
+	char msg[ST_ERR_MAX];
+	for (int i = 0; i < 4 && st_umount(path, msg, sizeof(msg)) == 0; i++)
+		;
+}
+
+static int write_file(const char *path, size_t len, unsigned char seed)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	unsigned char *buf = malloc(len);
+	for (size_t i = 0; buf && i < len; i++)
+		buf[i] = (unsigned char)(seed + i * 7);
+	ssize_t w = buf ? write(fd, buf, len) : -1;
+	int rc = w == (ssize_t)len && fsync(fd) == 0 ? 0 : -EIO;
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+static int file_matches(const char *path, size_t len, unsigned char seed)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	unsigned char *buf = malloc(len + 1);
+	ssize_t r = buf ? read(fd, buf, len + 1) : -1;
+	int ok = r == (ssize_t)len;
+	for (size_t i = 0; ok && i < len; i++)
+		ok = buf[i] == (unsigned char)(seed + i * 7);
+	free(buf);
+	close(fd);
+	return ok;
+}
+
+/* Pages of path in the page cache (mincore on a mapping that touches none). */
+static long resident_pages(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	long count = -1;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		size_t pages = ((size_t)st.st_size + page - 1) / page;
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		unsigned char *vec = malloc(pages);
+		if (map != MAP_FAILED && vec && mincore(map, (size_t)st.st_size, vec) == 0) {
+			count = 0;
+			for (size_t i = 0; i < pages; i++)
+				count += vec[i] & 1;
+		}
+		free(vec);
+		if (map != MAP_FAILED)
+			munmap(map, (size_t)st.st_size);
+	}
+	close(fd);
+	return count;
+}
+
+/* Run a tool (absolute path) with argv, output to /dev/null; its exit status. */
+static int run(const char *path, char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	int rc = posix_spawn(&pid, path, &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return -1;
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* ---- the -o string ---- */
+
+static void options_nfs(void)
+{
+	static struct st_config cfg;
+	char out[ST_STR_MAX];
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_VERS, "4.1");
+	cfg_set(&cfg, ST_OPT_PROTO, "tcp");
+	cfg_set(&cfg, ST_OPT_RSIZE, "1m");
+	cfg_set(&cfg, ST_OPT_WSIZE, "512k");
+	cfg_set(&cfg, ST_OPT_SYNC, "async");
+	cfg_set(&cfg, ST_OPT_HARD, "soft");
+	cfg_set(&cfg, ST_OPT_TIMEO, "600");
+	cfg_set(&cfg, ST_OPT_RETRANS, "2");
+	cfg_set(&cfg, ST_OPT_NCONNECT, "4");
+	cfg_set(&cfg, ST_OPT_AC, "noac");
+	cfg_set(&cfg, ST_OPT_ACTIMEO, "30");
+	cfg_set(&cfg, ST_OPT_MOUNT_OPTS, "nolock;lookupcache=none,fsc");
+	CHECK_EQ_INT(st_plan_combos(&cfg), 2);
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "vers=4.1,proto=tcp,rsize=1048576,wsize=524288,async,soft,timeo=600,"
+			  "retrans=2,nconnect=4,noac,actimeo=30,nolock") == 0);
+	CHECK_EQ_INT(opts_of(&cfg, 1, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "vers=4.1,proto=tcp,rsize=1048576,wsize=524288,async,soft,timeo=600,"
+			  "retrans=2,nconnect=4,noac,actimeo=30,lookupcache=none,fsc") == 0);
+
+	/* the other spellings, and "4" pinned to minor version 0 */
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_FSTYPE, "nfs4");
+	cfg_set(&cfg, ST_OPT_VERS, "4,4.2,3");
+	cfg_set(&cfg, ST_OPT_SYNC, "sync");
+	cfg_set(&cfg, ST_OPT_HARD, "hard");
+	cfg_set(&cfg, ST_OPT_AC, "ac");
+	cfg_set(&cfg, ST_OPT_PROTO, "rdma");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "vers=4.0,proto=rdma,sync,hard,ac") == 0);
+	CHECK_EQ_INT(opts_of(&cfg, 1, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "vers=4.2,proto=rdma,sync,hard,ac") == 0);
+	CHECK_EQ_INT(opts_of(&cfg, 2, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "vers=3,proto=rdma,sync,hard,ac") == 0);
+}
+
+static void options_unset(void)
+{
+	static struct st_config cfg;
+	char out[ST_STR_MAX];
+	st_config_defaults(&cfg);
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "") == 0);
+	cfg_set(&cfg, ST_OPT_RSIZE, "64k");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "rsize=65536") == 0);
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_MOUNT_OPTS, "nolock");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "nolock") == 0);
+}
+
+static void options_refused(void)
+{
+	static struct st_config cfg;
+	char out[ST_STR_MAX];
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_FSTYPE, "tmpfs");
+	cfg_set(&cfg, ST_OPT_MOUNT_OPTS, "size=1m,mode=0700;nr_inodes=100");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "size=1m,mode=0700") == 0);
+	CHECK_EQ_INT(opts_of(&cfg, 1, out, sizeof(out)), 0);
+	CHECK(strcmp(out, "nr_inodes=100") == 0);
+
+	cfg_set(&cfg, ST_OPT_WSIZE, "1m");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), -EINVAL);
+	CHECK(strstr(out, "--wsize") && strstr(out, "tmpfs"));
+
+	/* the same option typed and in --mount-opts: the stored request would lie */
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_VERS, "4.2");
+	cfg_set(&cfg, ST_OPT_AC, "noac");
+	cfg_set(&cfg, ST_OPT_MOUNT_OPTS, "nolock,nfsvers=3;acregmin=10;ac;nolock");
+	CHECK_EQ_INT(opts_of(&cfg, 0, out, sizeof(out)), -EINVAL);
+	CHECK(strstr(out, "nfsvers=3") && strstr(out, "--vers"));
+	CHECK_EQ_INT(opts_of(&cfg, 1, out, sizeof(out)), 0); /* no --actimeo given */
+	CHECK(strcmp(out, "vers=4.2,noac,acregmin=10") == 0);
+	CHECK_EQ_INT(opts_of(&cfg, 2, out, sizeof(out)), -EINVAL);
+	CHECK(strstr(out, "--ac"));
+	CHECK_EQ_INT(opts_of(&cfg, 3, out, sizeof(out)), 0);
+
+	char small[8];
+	CHECK_EQ_INT(opts_of(&cfg, 3, small, sizeof(small)), -E2BIG);
+	CHECK(strlen(small) < sizeof(small));
+}
+
+/* ---- the kernel's text ---- */
+
+static void mountinfo_fixtures(void)
+{
+	char *mi = slurp("tests/fixtures/mountinfo.txt");
+	CHECK(mi != NULL);
+	if (!mi)
+		return;
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/", e), 0);
+	CHECK_EQ_INT(e->mount_id, 22);
+	CHECK_EQ_INT(e->parent_id, 1);
+	CHECK_EQ_INT(e->major, 254);
+	CHECK_EQ_INT(e->minor, 1);
+	CHECK(strcmp(e->fstype, "ext4") == 0 && strcmp(e->source, "/dev/vda1") == 0);
+	CHECK(strcmp(e->mount_opts, "rw,relatime") == 0);
+	CHECK(strcmp(e->optional, "shared:1") == 0);
+	CHECK(strcmp(e->super_opts, "rw,errors=remount-ro") == 0);
+
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/srv/bind/", e), 0); /* trailing slash */
+	CHECK(strcmp(e->root, "/srv/data") == 0);
+	CHECK(strcmp(e->optional, "shared:1 master:7") == 0);
+
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/run", e), 0);
+	CHECK(strcmp(e->fstype, "tmpfs") == 0);
+	CHECK(strcmp(e->super_opts, "rw,size=1635408k,mode=755,inode64") == 0);
+	CHECK(strcmp(e->mount_opts, "rw,nosuid,nodev,noexec,relatime") == 0);
+
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/nfs3", e), 0);
+	CHECK(strcmp(e->fstype, "nfs") == 0);
+	CHECK(strcmp(e->source, "192.168.7.1:/export/data") == 0);
+	CHECK(strncmp(e->super_opts, "rw,vers=3,rsize=1048576,", 24) == 0);
+	CHECK(strstr(e->super_opts, ",proto=tcp,"));
+	CHECK_EQ_INT(e->major, 0);
+	CHECK_EQ_INT(e->minor, 52);
+
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/nfs42", e), 0);
+	CHECK(strcmp(e->fstype, "nfs4") == 0);
+	CHECK(strstr(e->super_opts, "nconnect=4") && strstr(e->super_opts, "vers=4.2"));
+
+	/* \040 in the file, a space in the entry */
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/with space", e), 0);
+	CHECK(strcmp(e->mount_point, "/mnt/with space") == 0);
+	CHECK_EQ_INT(e->mount_id, 70);
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/with\\040space", e), -ENOENT);
+
+	/* stacked: the later line is the mount on top */
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/stack", e), 0);
+	CHECK_EQ_INT(e->mount_id, 82);
+	CHECK_EQ_INT(e->parent_id, 80);
+	CHECK(strcmp(e->fstype, "nfs4") == 0);
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/stack2", e), 0);
+	CHECK_EQ_INT(e->mount_id, 83);
+	CHECK(strcmp(e->source, "second") == 0);
+
+	/* an empty source is an empty field (two spaces), not a shifted line */
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/nosrc", e), 0);
+	CHECK(strcmp(e->source, "") == 0 && strcmp(e->fstype, "tmpfs") == 0);
+	CHECK(strcmp(e->super_opts, "rw,size=1024k,inode64") == 0);
+
+	CHECK_EQ_INT(st_mountinfo_find_id(mi, 45, e), 0);
+	CHECK(strcmp(e->mount_point, "/srv/bind") == 0);
+	CHECK_EQ_INT(st_mountinfo_find_id(mi, 9999, e), -ENOENT);
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt", e), -ENOENT);
+	CHECK_EQ_INT(st_mountinfo_find(mi, "/mnt/nfs", e), -ENOENT);
+	CHECK_EQ_INT(st_mountinfo_find("garbage\n\n1 2 3\n", "/", e), -ENOENT);
+	CHECK(!e->truncated);
+
+	/* an over-long option field is cut at a comma and flagged */
+	char *line = malloc(3 * ST_MOUNT_OPTS_MAX);
+	int k = snprintf(line, 3 * ST_MOUNT_OPTS_MAX, "5 1 0:9 / /ovl rw - overlay overlay rw");
+	while (k < 2 * ST_MOUNT_OPTS_MAX)
+		k += snprintf(line + k, (size_t)(3 * ST_MOUNT_OPTS_MAX - k), ",lowerdir=/l%d", k);
+	CHECK_EQ_INT(st_mountinfo_find(line, "/ovl", e), 0);
+	CHECK(e->truncated);
+	CHECK(strlen(e->super_opts) < ST_MOUNT_OPTS_MAX);
+	const char *last = strrchr(e->super_opts, ',');
+	CHECK(last && strncmp(last, ",lowerdir=/l", 12) == 0 && last[12] != '\0');
+	free(line);
+	free(e);
+	free(mi);
+}
+
+static void mountstats_fixtures(void)
+{
+	char *ms = slurp("tests/fixtures/mountstats.txt");
+	CHECK(ms != NULL);
+	if (!ms)
+		return;
+	char opts[ST_MOUNT_OPTS_MAX];
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/nfs3", opts, sizeof(opts)), 0);
+	CHECK(strncmp(opts, "rw,vers=3,rsize=1048576,wsize=1048576,namlen=255,acregmin=3,", 60) == 0);
+	CHECK(strstr(opts, "local_lock=none") && !strchr(opts, '\t') && !strchr(opts, '\n'));
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/nfs42", opts, sizeof(opts)), 0);
+	CHECK(strncmp(opts, "rw,sync,vers=4.2,", 17) == 0 && strstr(opts, "nconnect=4"));
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/nfs6", opts, sizeof(opts)), 0);
+	CHECK(strstr(opts, "proto=tcp6"));
+	/* not NFS: the mount is there, its line has no statistics */
+	CHECK_EQ_INT(st_mountstats_find(ms, "/run", opts, sizeof(opts)), -ENODATA);
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/with space", opts, sizeof(opts)), -ENODATA);
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/nosrc", opts, sizeof(opts)), -ENODATA);
+	/* stacked: the last one wins, NFS on top of tmpfs and tmpfs on top of NFS */
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/stack", opts, sizeof(opts)), 0);
+	CHECK(strncmp(opts, "rw,vers=4.0,rsize=131072,", 25) == 0);
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/stack2", opts, sizeof(opts)), -ENODATA);
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/none", opts, sizeof(opts)), -ENOENT);
+	char small[16];
+	CHECK_EQ_INT(st_mountstats_find(ms, "/mnt/nfs3", small, sizeof(small)), -E2BIG);
+	CHECK(strcmp(small, "rw,vers=3") == 0);
+	free(ms);
+}
+
+/* effective values of the mount on mp in the fixtures (stats: use mountstats) */
+static void effective_of(const char *mi, const char *ms, const char *mp, int stats,
+			 struct st_effective *eff)
+{
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	char opts[ST_MOUNT_OPTS_MAX];
+	memset(eff, 0, sizeof(*eff));
+	if (!e || st_mountinfo_find(mi, mp, e)) {
+		CHECK(!"mount point in the fixture");
+		free(e);
+		return;
+	}
+	int have = stats && st_mountstats_find(ms, mp, opts, sizeof(opts)) == 0;
+	st_mount_effective(e->fstype, e->mount_opts, e->super_opts, have ? opts : NULL, eff);
+	free(e);
+}
+
+#define KNOWN(eff, id) (((eff).known >> (id)) & 1)
+
+static void effective_nfs(void)
+{
+	char *mi = slurp("tests/fixtures/mountinfo.txt");
+	char *ms = slurp("tests/fixtures/mountstats.txt");
+	CHECK(mi && ms);
+	if (!mi || !ms)
+		goto out;
+	struct st_effective eff;
+
+	effective_of(mi, ms, "/mnt/nfs3", 1, &eff);
+	CHECK_EQ_INT(eff.v[ST_OPT_VERS], 0); /* "3" */
+	CHECK_EQ_INT(eff.v[ST_OPT_PROTO], 0); /* tcp */
+	CHECK_EQ_INT(eff.v[ST_OPT_RSIZE], 1048576);
+	CHECK_EQ_INT(eff.v[ST_OPT_WSIZE], 1048576);
+	CHECK_EQ_INT(eff.v[ST_OPT_SYNC], 1); /* async */
+	CHECK_EQ_INT(eff.v[ST_OPT_HARD], 0);
+	CHECK_EQ_INT(eff.v[ST_OPT_TIMEO], 600);
+	CHECK_EQ_INT(eff.v[ST_OPT_RETRANS], 2);
+	CHECK_EQ_INT(eff.v[ST_OPT_NCONNECT], 1); /* not shown: one connection */
+	CHECK_EQ_INT(eff.v[ST_OPT_AC], 0);
+	CHECK(!KNOWN(eff, ST_OPT_ACTIMEO)); /* 3/60/30/60 */
+	CHECK(!KNOWN(eff, ST_OPT_IODEPTH) && !KNOWN(eff, ST_OPT_BLOCK));
+	for (int id = ST_OPT_VERS; id <= ST_OPT_AC; id++)
+		CHECK(KNOWN(eff, id));
+	CHECK(strncmp(eff.options, "rw,relatime,vers=3,rsize=1048576,", 33) == 0);
+	CHECK(strstr(eff.options, "acregmin=3,acregmax=60,acdirmin=30,acdirmax=60"));
+	CHECK(strstr(eff.options, "addr=192.168.7.1"));
+	CHECK(!strstr(eff.options, ",rw,") && !strstr(eff.options, ",,"));
+
+	effective_of(mi, ms, "/mnt/nfs42", 1, &eff);
+	CHECK_EQ_INT(eff.v[ST_OPT_VERS], 3); /* "4.2" */
+	CHECK_EQ_INT(eff.v[ST_OPT_NCONNECT], 4);
+	CHECK_EQ_INT(eff.v[ST_OPT_SYNC], 0); /* sync */
+	CHECK_EQ_INT(eff.v[ST_OPT_HARD], 1); /* soft */
+	CHECK_EQ_INT(eff.v[ST_OPT_TIMEO], 150);
+	CHECK_EQ_INT(eff.v[ST_OPT_RETRANS], 3);
+	CHECK(KNOWN(eff, ST_OPT_ACTIMEO));
+	CHECK_EQ_INT(eff.v[ST_OPT_ACTIMEO], 30);
+
+	/* mountinfo alone leaves acdirmin=30 out (the default): still actimeo 30 */
+	effective_of(mi, ms, "/mnt/nfs42", 0, &eff);
+	CHECK(KNOWN(eff, ST_OPT_ACTIMEO));
+	CHECK_EQ_INT(eff.v[ST_OPT_ACTIMEO], 30);
+	CHECK_EQ_INT(eff.v[ST_OPT_RSIZE], 1048576);
+
+	/* IPv6 netid, softerr, noac (which the kernel turns into sync) */
+	effective_of(mi, ms, "/mnt/nfs6", 1, &eff);
+	CHECK_EQ_INT(eff.v[ST_OPT_VERS], 2); /* "4.1" */
+	CHECK_EQ_INT(eff.v[ST_OPT_PROTO], 0);
+	CHECK_EQ_INT(eff.v[ST_OPT_HARD], 1);
+	CHECK_EQ_INT(eff.v[ST_OPT_AC], 1);
+	CHECK_EQ_INT(eff.v[ST_OPT_SYNC], 0);
+	CHECK(strncmp(eff.options, "rw,noatime,sync,vers=4.1,", 25) == 0);
+
+	effective_of(mi, ms, "/mnt/stack", 1, &eff);
+	CHECK_EQ_INT(eff.v[ST_OPT_VERS], 1); /* "4.0" is choice "4" */
+	CHECK_EQ_INT(eff.v[ST_OPT_RSIZE], 131072);
+
+	/* tmpfs on top of NFS: the tmpfs counts */
+	effective_of(mi, ms, "/mnt/stack2", 1, &eff);
+	CHECK_EQ_INT(eff.known, 0);
+
+	/* NFSv2 is not a choice: no vers, the rest still known */
+	st_mount_effective("nfs", "rw", "rw,vers=2,rsize=8192,proto=udp", NULL, &eff);
+	CHECK(!KNOWN(eff, ST_OPT_VERS) && KNOWN(eff, ST_OPT_PROTO));
+	CHECK_EQ_INT(eff.v[ST_OPT_PROTO], 1);
+	CHECK_EQ_INT(eff.v[ST_OPT_VERS], ST_UNSET);
+	/* an "nfs" text without vers= is not read as NFS */
+	st_mount_effective("nfs", "rw", "rw,rsize=8192", NULL, &eff);
+	CHECK_EQ_INT(eff.known, 0);
+out:
+	free(mi);
+	free(ms);
+}
+
+static void effective_other(void)
+{
+	char *mi = slurp("tests/fixtures/mountinfo.txt");
+	CHECK(mi != NULL);
+	if (!mi)
+		return;
+	struct st_effective eff;
+	effective_of(mi, NULL, "/mnt/stack2", 0, &eff);
+	CHECK_EQ_INT(eff.known, 0);
+	CHECK(strcmp(eff.options, "rw,relatime,size=2048k,nr_inodes=100,mode=700,inode64") == 0);
+	effective_of(mi, NULL, "/", 0, &eff);
+	CHECK(strcmp(eff.options, "rw,relatime,errors=remount-ro") == 0);
+	/* NFS-looking text on another fstype gives no NFS values */
+	st_mount_effective("ext4", "rw", "rw,vers=3,rsize=4096", NULL, &eff);
+	CHECK_EQ_INT(eff.known, 0);
+	/* read-only anywhere wins; NULLs are fine */
+	st_mount_effective("tmpfs", "ro,nosuid", "rw,size=4k", NULL, &eff);
+	CHECK(strcmp(eff.options, "ro,nosuid,size=4k") == 0);
+	st_mount_effective(NULL, NULL, NULL, NULL, &eff);
+	CHECK(strcmp(eff.options, "") == 0 && eff.known == 0);
+
+	/* longer than eff.options: whole options, then ",..." */
+	char big[2048];
+	int k = snprintf(big, sizeof(big), "rw");
+	for (int i = 0; k < 1500; i++)
+		k += snprintf(big + k, sizeof(big) - (size_t)k, ",opt%d=%d", i, i * 1000);
+	st_mount_effective("tmpfs", "rw,relatime", big, NULL, &eff);
+	size_t len = strlen(eff.options);
+	CHECK(len < sizeof(eff.options));
+	CHECK(len > 4 && strcmp(eff.options + len - 4, ",...") == 0);
+	CHECK(strncmp(eff.options, "rw,relatime,opt0=0,opt1=1000,", 29) == 0);
+	free(mi);
+}
+
+/* ---- the adapter, for real ---- */
+
+static void refusals(void)
+{
+	char msg[ST_ERR_MAX], method[32];
+	char dir[PATH_MAX], mnt[PATH_MAX + 8], up[PATH_MAX + 16];
+	st_copy(dir, sizeof(dir), unit_tmpdir());
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	CHECK(mkdir(mnt, 0755) == 0);
+	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", "/", 0, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "root"));
+	snprintf(up, sizeof(up), "%s/../../../../../../../..", dir);
+	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", up, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", "mnt", 0, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "absolute"));
+	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", NULL, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_umount("/", msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_drop_caches("/", NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg)),
+		     -EINVAL);
+	CHECK(strcmp(method, "none") == 0);
+	CHECK_EQ_INT(st_drop_caches("rel", NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg)),
+		     -EINVAL);
+	/* mount(8) would take a leading '-' as an option */
+	CHECK_EQ_INT(st_mount_apply("-oremount", "tmpfs", "", mnt, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_mount_apply("x", "-n", "", mnt, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", "/nonexistent/stcluster", 0, msg, sizeof(msg)),
+		     -ENOENT);
+
+	if (!is_root()) {
+		CHECK(!"root");
+		rmdir(mnt);
+		rmdir(dir);
+		return;
+	}
+	/* not a mount point: nothing to unmount, nothing to remount */
+	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), -EINVAL);
+	CHECK_EQ_INT(st_mount_apply(NULL, NULL, "size=1m", mnt, 1, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "not a mount point"));
+	CHECK_EQ_INT(st_drop_caches(mnt, "x", "tmpfs", "", method, sizeof(method), msg, sizeof(msg)),
+		     -EINVAL);
+	/* mount(8)'s own message comes back, with an errno guessed from it */
+	int rc = st_mount_apply("none", "bogusfs", "", mnt, 0, msg, sizeof(msg));
+	CHECK_EQ_INT(rc, -ENODEV);
+	CHECK(strstr(msg, "unknown filesystem type 'bogusfs'") && !strchr(msg, '\n'));
+	rc = st_mount_apply("stcluster-unit", "tmpfs", "nr_inodes=banana", mnt, 0, msg, sizeof(msg));
+	CHECK(rc < 0 && rc != -EPERM);
+	CHECK(strstr(msg, "mount"));
+	CHECK_EQ_INT(mounts_on(mnt), 0);
+	unmount_all(mnt);
+	CHECK(rmdir(mnt) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
+static void tmpfs_cycle(void)
+{
+	if (!is_root()) {
+		CHECK(!"root");
+		return;
+	}
+	char msg[ST_ERR_MAX], method[32];
+	char dir[PATH_MAX], mnt[PATH_MAX + 8], path[PATH_MAX + 16], sub[PATH_MAX + 16];
+	st_copy(dir, sizeof(dir), unit_tmpdir());
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	CHECK(mkdir(mnt, 0755) == 0);
+	const char *src = "stcluster-unit";
+
+	int rc = st_mount_apply(src, "tmpfs", "size=1m", mnt, 0, msg, sizeof(msg));
+	report_mount_rc("mount tmpfs size=1m", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	if (rc)
+		goto out;
+	CHECK_EQ_INT(mounts_on(mnt), 1);
+	snprintf(path, sizeof(path), "%s/a", mnt);
+	CHECK_EQ_INT(write_file(path, 4096, 1), 0);
+
+	/* a full cycle: a new superblock, so the old file is gone */
+	rc = st_mount_apply(src, "tmpfs", "size=2m,mode=0700", mnt, 0, msg, sizeof(msg));
+	report_mount_rc("remount tmpfs size=2m,mode=0700", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT(mounts_on(mnt), 1); /* replaced, not stacked */
+	CHECK(access(path, F_OK) != 0);
+	struct stat st;
+	CHECK(stat(mnt, &st) == 0 && (st.st_mode & 07777) == 0700);
+	snprintf(path, sizeof(path), "%s/b", mnt);
+	CHECK_EQ_INT(write_file(path, 8192, 2), 0);
+
+	/* in place: the file stays, nr_inodes joins size and mode */
+	rc = st_mount_apply(NULL, NULL, "nr_inodes=100", mnt, 1, msg, sizeof(msg));
+	report_mount_rc("mount -o remount,nr_inodes=100", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(file_matches(path, 8192, 2));
+
+	struct st_effective eff;
+	rc = st_mount_read_effective(mnt, "tmpfs", &eff, msg, sizeof(msg));
+	report_mount_rc("read effective", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strstr(eff.options, "size=2048k"));
+	CHECK(strstr(eff.options, "mode=700"));
+	CHECK(strstr(eff.options, "nr_inodes=100"));
+	CHECK_EQ_INT(eff.known, 0);
+	if (!strstr(eff.options, "nr_inodes=100"))
+		fprintf(stderr, "    effective: %s\n", eff.options);
+
+	/* a directory inside the mount reads the same mount */
+	snprintf(sub, sizeof(sub), "%s/sub", mnt);
+	CHECK(mkdir(sub, 0700) == 0);
+	struct st_effective eff2;
+	CHECK_EQ_INT(st_mount_read_effective(sub, NULL, &eff2, msg, sizeof(msg)), 0);
+	CHECK(strcmp(eff.options, eff2.options) == 0);
+	/* --fstype nfs but tmpfs there: the mount is not what was asked for */
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "nfs", &eff2, msg, sizeof(msg)), -EMEDIUMTYPE);
+	CHECK(strstr(msg, "tmpfs") && strstr(msg, "nfs"));
+	rmdir(sub);
+
+	/* tmpfs: a remount would lose the files, so nothing is done */
+	rc = st_drop_caches(mnt, src, "tmpfs", "size=2m,mode=0700", method, sizeof(method), msg,
+			    sizeof(msg));
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strcmp(method, "none") == 0);
+	CHECK(strstr(msg, "tmpfs"));
+	CHECK(file_matches(path, 8192, 2));
+	/* without --mount: the host's caches */
+	rc = st_drop_caches(mnt, NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg));
+	report_mount_rc("drop_caches", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strcmp(method, "drop_caches") == 0);
+	CHECK(file_matches(path, 8192, 2));
+
+	/* another mount stacked on top (by hand): effective options are the top
+	 * one's, and one umount removes only it */
+	char *argv[] = { "mount", "-t", "tmpfs", "-o", "size=4k", "stacked", mnt, NULL };
+	CHECK_EQ_INT(run(access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount", argv),
+		     0);
+	CHECK_EQ_INT(mounts_on(mnt), 2);
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "tmpfs", &eff, msg, sizeof(msg)), 0);
+	CHECK(strstr(eff.options, "size=4k") && !strstr(eff.options, "nr_inodes=100"));
+	CHECK(access(path, F_OK) != 0);
+	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(mounts_on(mnt), 1);
+	CHECK(file_matches(path, 8192, 2));
+
+	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), -EINVAL);
+out:
+	unmount_all(mnt);
+	CHECK_EQ_INT(mounts_on(mnt), 0);
+	CHECK_EQ_INT(mounts_naming(dir), 0);
+	CHECK(rmdir(mnt) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
+/* ext4 on a loop device: caches that a remount and drop_caches really empty */
+static void ext4_drop_caches(void)
+{
+	if (!is_root()) {
+		CHECK(!"root");
+		return;
+	}
+	char msg[ST_ERR_MAX], method[32];
+	char dir[PATH_MAX], img[PATH_MAX + 16], mnt[PATH_MAX + 16], path[PATH_MAX + 32];
+	st_copy(dir, sizeof(dir), unit_tmpdir());
+	snprintf(img, sizeof(img), "%s/fs.img", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(path, sizeof(path), "%s/data", mnt);
+	CHECK(mkdir(mnt, 0755) == 0);
+	int fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, 32 << 20) == 0);
+	if (fd >= 0)
+		close(fd);
+	const char *mkfs = access("/usr/sbin/mkfs.ext4", X_OK) == 0 ? "/usr/sbin/mkfs.ext4"
+								     : "/sbin/mkfs.ext4";
+	char *argv[] = { "mkfs.ext4", "-q", "-F", img, NULL };
+	int rc = run(mkfs, argv);
+	if (rc != 0)
+		fprintf(stderr, "    %s -q -F %s: status %d (e2fsprogs is needed)\n", mkfs, img, rc);
+	CHECK_EQ_INT(rc, 0);
+	rc = st_mount_apply(img, "ext4", "loop", mnt, 0, msg, sizeof(msg));
+	report_mount_rc("mount -o loop ext4", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	if (rc)
+		goto out;
+
+	const size_t len = 4 << 20;
+	CHECK_EQ_INT(write_file(path, len, 3), 0);
+	CHECK(file_matches(path, len, 3));
+	long before = resident_pages(path);
+	CHECK(before > 0);
+
+	rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	report_mount_rc("drop caches by remount", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strcmp(method, "remount") == 0);
+	long after = resident_pages(path);
+	if (after != 0)
+		fprintf(stderr, "    resident pages: %ld before, %ld after the remount\n", before, after);
+	CHECK_EQ_INT(after, 0);
+	CHECK(file_matches(path, len, 3));
+	CHECK(resident_pages(path) > 0);
+
+	/* busy (an open directory on it): umount refused, drop_caches instead */
+	int busy = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(busy >= 0);
+	rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	report_mount_rc("drop caches while busy", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strcmp(method, "drop_caches") == 0);
+	CHECK(strstr(msg, "busy"));
+	CHECK_EQ_INT(resident_pages(path), 0);
+	if (busy >= 0)
+		close(busy);
+
+	struct st_effective eff;
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "ext4", &eff, msg, sizeof(msg)), 0);
+	CHECK(strncmp(eff.options, "rw,", 3) == 0 && eff.known == 0);
+
+	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
+out:
+	unmount_all(mnt);
+	CHECK_EQ_INT(mounts_naming(dir), 0);
+	unlink(img);
+	CHECK(rmdir(mnt) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
+const struct unit_test unit_mount[] = {
+	{ "mount: options: NFS options in nfs(5) syntax, then mount-opts", options_nfs },
+	{ "mount: options: unset options left out", options_unset },
+	{ "mount: options: NFS options refused for tmpfs, repeats refused", options_refused },
+	{ "mount: mountinfo: fixtures (nfs, \\040, stacked, empty source)", mountinfo_fixtures },
+	{ "mount: mountstats: opts line per mount, last one wins", mountstats_fixtures },
+	{ "mount: effective: NFS values from mountinfo and mountstats", effective_nfs },
+	{ "mount: effective: other file systems, option union", effective_other },
+	{ "mount: refuses /, relative targets, non-mount points; mount(8) errors", refusals },
+	{ "mount: tmpfs: umount+mount, remount in place, effective, nothing left", tmpfs_cycle },
+	{ "mount: ext4 on loop: remount and drop_caches empty the page cache", ext4_drop_caches },
+	{ NULL, NULL },
+};
