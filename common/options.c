@@ -74,7 +74,7 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_REORDER] = { "reorder", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
 			     "read a file another rank wrote, on another host where there is one" },
 	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0, 0, 0,
-			  "core", "pin each I/O thread (hwloc) to a core, PU or NUMA node" },
+			  "numa", "pin each I/O thread (hwloc) to its NUMA node (memory-local, free to follow the disk's interrupts), a core or a PU" },
 	[ST_OPT_DATA] = { "data", "zero|random", ST_T_ENUM, ST_OF_SWEEP, datas, 0, 0, 0, 0, 0,
 			  "random", "buffer contents written (zeros compress and dedupe)" },
 	[ST_OPT_VERIFY] = { "verify", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",

@@ -23,7 +23,7 @@ export LC_ALL
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 
-ST=${STCLUSTER:-$ROOT/stcluster}
+ST_SRC=${STCLUSTER:-$ROOT/stcluster}
 REPS=${BENCH_REPS:-3}
 DISK_SIZE=${BENCH_DISK_SIZE:-512m}
 TMPFS_SIZE=${BENCH_TMPFS_SIZE:-256m}
@@ -48,6 +48,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 die() { echo "bench: $*" >&2; exit 1; }
+# the 1-minute load average, flagged when other work competes for the CPUs
+load() {
+	awk -v n="$(nproc)" '{ printf "load %s%s", $1, ($1 > n / 2 ? " (BUSY: other work competes, figures skewed)" : "") }' /proc/loadavg
+}
 note() { echo "  note: $*"; }
 
 # ---------------------------------------------------------------- helpers
@@ -61,6 +65,8 @@ to_bytes() {
 
 # append "key value" to the results file
 put() { echo "$1 ${2:-nan}" >> "$WORK/results"; }
+# the same for a figure: anything but a positive number is stored as missing
+putv() { put "$1" "$(awk -v v="${2:-nan}" 'BEGIN { print (v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) ? v : "nan" }')"; }
 
 # median of the values stored under a key ("nan" if none)
 med() {
@@ -107,20 +113,24 @@ st_run() {
 	mpirun -np "$np" "$ST" "$@" --quiet >"$WORK/st.out" 2>"$WORK/st.err"
 }
 
-# a number out of fio's JSON (group report): fio_get FILE read|write bw_bytes|iops
+# a number out of fio's JSON (group reports): fio_get FILE read|write bw_bytes|iops
+# (the largest over the groups: a write group reports 0 for read and so on)
 fio_get() {
-	awk -v d="\"$2\" : {" -v k="\"$3\"" 'index($0, d) { s = 1 }
-		s && $1 == k { gsub(/,/, "", $3); print $3; exit }' "$1"
+	awk -v d="\"$2\" : {" -v k="\"$3\"" 'index($0, d) { s = 1; next }
+		s && $1 == k { gsub(/,/, "", $3); if ($3 + 0 > m) m = $3 + 0; s = 0 }
+		END { print m + 0 }' "$1"
 }
 
-# fio, one job per thread: fio_run OUT.json DIR THREADS RW BS SIZE DIRECT [extra...]
+# fio, one job per thread: fio_run OUT.json DIR THREADS RW BS SIZE DIRECT [job options
+# of the first job, and further --name=... jobs]
 fio_run() {
 	out=$1 dir=$2 nj=$3 rw=$4 bs=$5 size=$6 direct=$7
 	shift 7
 	# shellcheck disable=SC2016  # $jobnum is fio's, not the shell's
-	fio --name=bench --directory="$dir" --filename_format='fio.$jobnum' --numjobs="$nj" \
-		--group_reporting --rw="$rw" --bs="$bs" --size="$size" --ioengine=psync \
-		--direct="$direct" "$@" --output-format=json --output="$out" >"$WORK/fio.err" 2>&1
+	# options before the first --name are global (every job of "$@" gets them)
+	fio --output-format=json --output="$out" --directory="$dir" --filename_format='fio.$jobnum' \
+		--numjobs="$nj" --group_reporting --bs="$bs" --size="$size" --ioengine=psync \
+		--direct="$direct" --name=bench --rw="$rw" "$@" >"$WORK/fio.err" 2>&1
 }
 
 # dd in N parallel streams; sets DD_MBPS to the aggregate MB/s (sum of bytes
@@ -156,7 +166,7 @@ rot() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i
 
 # ---------------------------------------------------------------- checks
 
-[ -x "$ST" ] || die "$ST is missing: run make first"
+[ -x "$ST_SRC" ] || die "$ST_SRC is missing: run make first"
 command -v mpirun >/dev/null || die "mpirun not found"
 # shellcheck disable=SC1091
 . "$ROOT/tests/mpienv.sh"
@@ -167,9 +177,26 @@ IS_ROOT=0
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/stbench.XXXXXX") || die "mktemp failed"
 : > "$WORK/results"
+# a private copy, so that a rebuild of the tree during the run changes nothing
+ST=$WORK/stcluster
+cp "$ST_SRC" "$ST" || die "cannot copy $ST_SRC"
 
 DISK_BYTES=$(to_bytes "$DISK_SIZE")
 TMPFS_BYTES=$(to_bytes "$TMPFS_SIZE")
+
+# which CPUs took the disk's completion interrupts so far (virtio, nvme, ...)
+irq_cpus() {
+	blk=$(basename "$DISK_DEV")
+	sys=/sys/class/block/$blk
+	[ -e "$sys/partition" ] && sys=$(dirname "$(readlink -f "$sys")")
+	drv=$(basename "$(readlink -f "$sys/device" 2>/dev/null)")
+	[ -n "$drv" ] || return 0
+	case $drv in nvme*) pat=$drv"q" ;; *) pat=$drv"-" ;; esac
+	awk -v p="$pat" -v ncpu="$(nproc)" 'NR > 1 && index($NF, p) == 1 {
+			for (i = 2; i <= ncpu + 1; i++) c[i - 2] += $i; f = 1 }
+		END { if (!f) exit; s = ""; for (i = 0; i < ncpu; i++) if (c[i]) s = s (s ? "," : "") i
+			print "  " p "* completion interrupts so far on CPU " s " (stcluster --bind core puts rank 0 thread 0 on core 0)" }' /proc/interrupts
+}
 
 # a local disk file system that grants O_DIRECT and has room for 2 threads
 pick_disk_dir() {
@@ -204,25 +231,40 @@ echo "MB/s = 10^6 bytes/s; stcluster = agg_mbps / iops of the result view (open.
 # ---------------------------------------------------------------- 1a. disk
 
 echo
-echo "== 1a. 1 MiB sequential O_DIRECT, local disk =="
+echo "== 1a. 1 MiB sequential O_DIRECT, local disk ==  [$(load)]"
 if ! pick_disk_dir; then
 	echo "  skipped: no local disk directory with O_DIRECT and $((DISK_BYTES * 2 / 1048576)) MiB free (set BENCH_DISK_DIR)"
 else
 	echo "  dir $DISKW ($DISK_FS on $DISK_DEV), $DISK_SIZE per thread, write with fsync before close"
-	echo "  stcluster --block 1m --direct on --fsync on --phases write,read | fio rw=write/read bs=1m psync direct=1 end_fsync=1 | dd bs=1M oflag=direct conv=fsync / iflag=direct"
+	echo "  stcluster --block 1m --direct on --fsync on --phases write,read, with --bind core (its default) and --bind none"
+	echo "  fio rw=write then (stonewall) rw=read, bs=1m psync direct=1 end_fsync=1, not pinned | dd bs=1M oflag=direct conv=fsync, then iflag=direct"
+	irq_cpus
 	nblk=$((DISK_BYTES / 1048576))
 	for t in 1 2; do
 		r=0
 		while [ "$r" -lt "$REPS" ]; do
-			for tool in $(rot "st fio dd" "$r"); do
+			for tool in $(rot "st fio dd stn" "$r"); do
 				case $tool in
+				stn)
+					db=$WORK/disk-none-$t-$r.db
+					if st_run 1 --target "$DISKW" --engine posix --block 1m --threads "$t" \
+						--size "$DISK_SIZE" --db "$db" --phases write,read --direct on \
+						--fsync on --reorder on --bind none; then
+						putv "d$t.stn.write" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'write'")"
+						putv "d$t.stn.read" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'read'")"
+						put "d$t.st.fallback" "$(stq "$db" "SELECT MAX(direct_fallback) FROM result")"
+					else
+						echo "  stcluster failed:" >&2
+						cat "$WORK/st.err" >&2
+					fi
+					;;
 				st)
 					db=$WORK/disk-$t-$r.db
 					if st_run 1 --target "$DISKW" --engine posix --block 1m --threads "$t" \
 						--size "$DISK_SIZE" --db "$db" --phases write,read --direct on \
 						--fsync on --reorder on --bind core; then
-						put "d$t.st.write" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'write'")"
-						put "d$t.st.read" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'read'")"
+						putv "d$t.st.write" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'write'")"
+						putv "d$t.st.read" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'read'")"
 						put "d$t.st.fallback" "$(stq "$db" "SELECT MAX(direct_fallback) FROM result")"
 						put "d$t.st.wlat" "$(stq "$db" "SELECT lat_p50_ns FROM result WHERE phase = 'write'")"
 						put "d$t.st.rlat" "$(stq "$db" "SELECT lat_p50_ns FROM result WHERE phase = 'read'")"
@@ -233,26 +275,24 @@ else
 					;;
 				fio)
 					[ "$HAVE_FIO" = 1 ] || continue
+					# one fio, two groups: the write, then (stonewall) the read
+					# of the same files, back to back like stcluster's phases
 					rm -f "$DISKW"/fio.*
-					if fio_run "$WORK/f.json" "$DISKW" "$t" write 1m "$DISK_SIZE" 1 --end_fsync=1; then
-						put "d$t.fio.write" "$(awk -v b="$(fio_get "$WORK/f.json" write bw_bytes)" 'BEGIN { print b / 1e6 }')"
+					if fio_run "$WORK/f.json" "$DISKW" "$t" write 1m "$DISK_SIZE" 1 --end_fsync=1 \
+						--name=bench --stonewall --rw=read --end_fsync=0; then
+						putv "d$t.fio.write" "$(awk -v b="$(fio_get "$WORK/f.json" write bw_bytes)" 'BEGIN { print b / 1e6 }')"
+						putv "d$t.fio.read" "$(awk -v b="$(fio_get "$WORK/f.json" read bw_bytes)" 'BEGIN { print b / 1e6 }')"
 					else
-						echo "  fio write failed:" >&2
-						cat "$WORK/fio.err" "$WORK/f.json" >&2
-					fi
-					if fio_run "$WORK/f.json" "$DISKW" "$t" read 1m "$DISK_SIZE" 1; then
-						put "d$t.fio.read" "$(awk -v b="$(fio_get "$WORK/f.json" read bw_bytes)" 'BEGIN { print b / 1e6 }')"
-					else
-						echo "  fio read failed:" >&2
+						echo "  fio failed:" >&2
 						cat "$WORK/fio.err" "$WORK/f.json" >&2
 					fi
 					rm -f "$DISKW"/fio.*
 					;;
 				dd)
 					dd_par "$t" /dev/zero "$DISKW/dd.%i" bs=1M count="$nblk" oflag=direct conv=fsync
-					put "d$t.dd.write" "$DD_MBPS"
+					putv "d$t.dd.write" "$DD_MBPS"
 					dd_par "$t" "$DISKW/dd.%i" /dev/null bs=1M iflag=direct
-					put "d$t.dd.read" "$DD_MBPS"
+					putv "d$t.dd.read" "$DD_MBPS"
 					rm -f "$DISKW"/dd.*
 					;;
 				esac
@@ -278,17 +318,22 @@ else
 	fi
 
 	echo
-	printf '  %-7s %-6s %-19s %-19s %-19s %-7s %-11s %-6s\n' threads phase "stcluster MB/s" "fio MB/s" "dd MB/s" "st/fio" "target>=1.0" "st/dd"
+	printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-7s %-7s %-9s %-6s\n' thr phase "st core MB/s" "st none MB/s" "fio MB/s" "dd MB/s" \
+		"st/fio" "target" "none/fio" "st/dd"
+	STAR=
 	for t in 1 2; do
 		for ph in write read; do
-			s=$(med "d$t.st.$ph") f=$(med "d$t.fio.$ph") d=$(med "d$t.dd.$ph")
-			rf=$(ratio "$s" "$f")
-			printf '  %-7s %-6s %-19s %-19s %-19s %-7s %-11s %-6s\n' "$t" "$ph" \
-				"$(fmt "$s") [$(range "d$t.st.$ph")]" "$(fmt "$f") [$(range "d$t.fio.$ph")]" \
-				"$(fmt "$d") [$(range "d$t.dd.$ph")]" "$rf" "$(verdict "$rf" 1.0)$(overlap "d$t.st.$ph" "d$t.fio.$ph")" "$(ratio "$s" "$d")"
+			s=$(med "d$t.st.$ph") n=$(med "d$t.stn.$ph") f=$(med "d$t.fio.$ph") d=$(med "d$t.dd.$ph")
+			rf=$(ratio "$s" "$f") rn=$(ratio "$n" "$f")
+			ov=$(overlap "d$t.st.$ph" "d$t.fio.$ph")
+			[ -n "$ov" ] && STAR=1
+			printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-7s %-7s %-9s %-6s\n' "$t" "$ph" \
+				"$(fmt "$s") [$(range "d$t.st.$ph")]" "$(fmt "$n") [$(range "d$t.stn.$ph")]" \
+				"$(fmt "$f") [$(range "d$t.fio.$ph")]" "$(fmt "$d") [$(range "d$t.dd.$ph")]" \
+				"$rf" "$(verdict "$rf" 1.0)$ov" "$rn $(verdict "$rn" 1.0)" "$(ratio "$s" "$d")"
 		done
 	done
-	echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
+	echo "  target: st/fio >= 1.0 (st = --bind core);${STAR:+ * = the stcluster and fio ranges overlap (within run-to-run noise);} none/fio = the same with --bind none"
 	fb=$(awk '$1 ~ /^d.\.st\.fallback$/ && $2 + 0 > 0 { n++ } END { print n + 0 }' "$WORK/results")
 	echo "  stcluster direct_fallback: $([ "$fb" = 0 ] && echo "0 in every run (O_DIRECT granted)" || echo "$fb runs fell back to buffered I/O: figures are NOT O_DIRECT")"
 	echo "  stcluster per-call p50 latency, 1 thread: write $(awk -v v="$(med d1.st.wlat)" 'BEGIN { printf "%.0f", v / 1000 }') us, read $(awk -v v="$(med d1.st.rlat)" 'BEGIN { printf "%.0f", v / 1000 }') us"
@@ -303,7 +348,7 @@ fi
 # ---------------------------------------------------------------- 1b. tmpfs
 
 echo
-echo "== 1b. 4 KiB random read / random write, tmpfs, buffered (--direct off, fio direct=0) =="
+echo "== 1b. 4 KiB random read / random write, tmpfs, buffered (--direct off, fio direct=0) ==  [$(load)]"
 if [ "$IS_ROOT" != 1 ]; then
 	echo "  skipped: mounting a tmpfs needs root"
 else
@@ -329,8 +374,8 @@ else
 						if st_run 1 --target "$MNT" --engine posix --block 4k --threads "$t" \
 							--size "$TMPFS_SIZE" --db "$db" --phases randread,randwrite \
 							--direct off --fsync on --reorder on --bind core; then
-							put "m$t.st.randread" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randread'")"
-							put "m$t.st.randwrite" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randwrite'")"
+							putv "m$t.st.randread" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randread'")"
+							putv "m$t.st.randwrite" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randwrite'")"
 							put "m$t.st.rrlat" "$(stq "$db" "SELECT lat_mean_ns FROM result WHERE phase = 'randread'")"
 							put "m$t.st.rwlat" "$(stq "$db" "SELECT lat_mean_ns FROM result WHERE phase = 'randwrite'")"
 						else
@@ -343,12 +388,12 @@ else
 						rm -f "$MNT"/fio.*
 						# randread lays the files out (untimed); randwrite overwrites them
 						if fio_run "$WORK/f.json" "$MNT" "$t" randread 4k "$TMPFS_SIZE" 0; then
-							put "m$t.fio.randread" "$(fio_get "$WORK/f.json" read iops)"
+							putv "m$t.fio.randread" "$(fio_get "$WORK/f.json" read iops)"
 						else
 							cat "$WORK/fio.err" >&2
 						fi
 						if fio_run "$WORK/f.json" "$MNT" "$t" randwrite 4k "$TMPFS_SIZE" 0 --end_fsync=1; then
-							put "m$t.fio.randwrite" "$(fio_get "$WORK/f.json" write iops)"
+							putv "m$t.fio.randwrite" "$(fio_get "$WORK/f.json" write iops)"
 						else
 							cat "$WORK/fio.err" >&2
 						fi
@@ -359,8 +404,8 @@ else
 						w=$DD_MBPS
 						dd_par "$t" "$MNT/dd.%i" /dev/null bs=4k
 						rd=$DD_MBPS
-						put "m$t.dd.randwrite" "$(awk -v v="$w" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
-						put "m$t.dd.randread" "$(awk -v v="$rd" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
+						putv "m$t.dd.randwrite" "$(awk -v v="$w" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
+						putv "m$t.dd.randread" "$(awk -v v="$rd" 'BEGIN { print v == "nan" ? "nan" : v * 1e6 / 4096 }')"
 						rm -f "$MNT"/dd.*
 						;;
 					esac
@@ -372,25 +417,28 @@ else
 		r=0
 		while [ "$r" -lt "$REPS" ]; do
 			dd_par 1 /dev/zero "$MNT/dd.%i" bs=1M count="$n1m"
-			put "m.memw" "$DD_MBPS"
+			putv "m.memw" "$DD_MBPS"
 			dd_par 1 "$MNT/dd.%i" /dev/null bs=1M
-			put "m.memr" "$DD_MBPS"
+			putv "m.memr" "$DD_MBPS"
 			rm -f "$MNT"/dd.*
 			r=$((r + 1))
 		done
 
 		echo
+		STAR=
 		printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' threads phase "stcluster IOPS" "fio IOPS" "dd seq-4k IOPS" "st/fio" "target>=0.95" "st/dd"
 		for t in 1 2; do
 			for ph in randread randwrite; do
 				s=$(med "m$t.st.$ph") f=$(med "m$t.fio.$ph") d=$(med "m$t.dd.$ph")
 				rf=$(ratio "$s" "$f")
+				ov=$(overlap "m$t.st.$ph" "m$t.fio.$ph")
+				[ -n "$ov" ] && STAR=1
 				printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' "$t" "$ph" \
 					"$(fmt "$s") [$(range "m$t.st.$ph")]" "$(fmt "$f") [$(range "m$t.fio.$ph")]" \
-					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)$(overlap "m$t.st.$ph" "m$t.fio.$ph")" "$(ratio "$s" "$d")"
+					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)$ov" "$(ratio "$s" "$d")"
 			done
 		done
-		echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
+		[ -n "$STAR" ] && echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
 		mw=$(med m.memw) mr=$(med m.memr)
 		echo "  stcluster mean time per call, 1 thread: randread $(med m1.st.rrlat) ns, randwrite $(med m1.st.rwlat) ns (clock to clock around pread/pwrite)"
 		echo "  memcpy bound (same run, 1 stream, dd bs=1M): write $(fmt "$mw") MB/s = $(awk -v v="$mw" 'BEGIN { printf "%.0f", v * 1e6 / 4096 }') 4k-IOPS equivalent;" \
@@ -404,7 +452,7 @@ fi
 # ---------------------------------------------------------------- 2. turnaround
 
 echo
-echo "== 2. phase turnaround (null engine --null-delay 1ms --block 4k,8k --size 64k --threads 1,2 --iterations $ITER --phases write,read) =="
+echo "== 2. phase turnaround (null engine --null-delay 1ms --block 4k,8k --size 64k --threads 1,2 --iterations $ITER --phases write,read) ==  [$(load)]"
 echo "  gather   = phase_run.gathered_ns - MAX(rank_result.end_ns)        (last I/O done -> every result at rank 0)"
 echo "  store    = combo.stored_ns - MAX(end_ns of the combination's last phase) (-> about to commit; includes the final barrier, file removal)"
 echo "  dispatch = MAX over ranks (rank_result.start_ns - release_ns)      (barrier release -> first I/O of the rank)"
@@ -442,7 +490,7 @@ done
 # ---------------------------------------------------------------- 3. RSS
 
 echo
-echo "== 3. peak RSS per rank (GNU time %M = ru_maxrss of each stcluster process; 2 ranks, posix O_DIRECT, 256m per thread, write,read) =="
+echo "== 3. peak RSS per rank (GNU time %M = ru_maxrss of each stcluster process; 2 ranks, posix O_DIRECT, 256m per thread, write,read) ==  [$(load)]"
 TIME=/usr/bin/time
 if ! "$TIME" --version 2>&1 | grep -q GNU; then
 	if [ "$IS_ROOT" = 1 ] && command -v apt-get >/dev/null; then
@@ -508,4 +556,4 @@ EOF
 fi
 
 echo
-echo "bench done in $(($(date +%s) - T_START)) s"
+echo "bench done in $(($(date +%s) - T_START)) s  [$(load)]"
