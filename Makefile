@@ -5,7 +5,7 @@
 #   make check      unit + MPI tests, on the normal and the ASan+UBSan build
 #   make demo       install what is missing (as root), build, run a sweep, report
 #   make sanitize   build build-san/stcluster with ASan+UBSan
-#   make install    PREFIX=/usr/local (bin/stcluster)
+#   make install    PREFIX=/usr/local (bin/stcluster, share/man/man1/stcluster.1)
 #   make clean
 
 PREFIX   ?= /usr/local
@@ -32,7 +32,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-           -Wno-format-truncation -fno-strict-aliasing -DST_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(EXTRA_CFLAGS)
+           -Wno-format-truncation -fno-strict-aliasing $(FEATURES) $(PKG_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += $(EXTRA_LDFLAGS)
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
@@ -49,26 +49,36 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: all check demo deps sanitize install clean unit bench
-all: $(BIN) $(BUILD)/unit
+.PHONY: FORCE all check demo deps sanitize install clean unit bench man
+all: $(BIN) $(BUILD)/unit $(BUILD)/stcluster.1
 
-$(BUILD)/%.o: %.c
+# objects are rebuilt when the flags change (a feature found, a sanitizer)
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_DEFS) -MMD -MP -c -o $@ $<
 
-# sql/*.sql become C strings, so the binary carries its schema
-$(BUILD)/sql_embed.c: sql/schema.sql sql/views.sql tests/embed.sh
+# sql/*.sql become C strings, so the binary carries its schema; each named
+# query sql/queries/NAME.sql becomes st_sql_q_NAME
+QUERY_SQL := $(sort $(wildcard sql/queries/*.sql))
+$(BUILD)/sql_embed.c: sql/schema.sql sql/views.sql $(QUERY_SQL) tests/embed.sh
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  EMBED   $@")
-	$(Q)sh tests/embed.sh st_sql_schema sql/schema.sql st_sql_views sql/views.sql > $@.tmp && mv $@.tmp $@
+	$(Q)sh tests/embed.sh st_sql_schema sql/schema.sql st_sql_views sql/views.sql \
+		$(foreach q,$(QUERY_SQL),st_sql_q_$(basename $(notdir $(q))) $(q)) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/sql_embed.o: $(BUILD)/sql_embed.c
+$(BUILD)/sql_embed.o: $(BUILD)/sql_embed.c $(BUILD)/.cflags
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libstcluster.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/coordinator/main.o $(BUILD)/coordinator/store.o: EXTRA_DEFS = -DST_VERSION='"$(VERSION)"'
 
 $(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")
@@ -77,6 +87,13 @@ $(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
 $(BUILD)/unit: $(UNIT_OBJ) $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# stcluster(1), written by the binary from its options table: it cannot drift
+$(BUILD)/stcluster.1: $(BIN)
+	@$(if $(Q),echo "  MAN     $@")
+	$(Q)./$(BIN) --help-man > $@.tmp && mv $@.tmp $@
+
+man: $(BUILD)/stcluster.1
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
@@ -102,9 +119,10 @@ demo: deps
 bench: all
 	sh tests/bench/run.sh
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: $(BIN) $(BUILD)/stcluster.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/stcluster
+	install -m 644 $(BUILD)/stcluster.1 $(DESTDIR)$(PREFIX)/share/man/man1/stcluster.1
 
 clean:
 	rm -rf build build-san stcluster

@@ -1,0 +1,72 @@
+# Real multi-host runs: a lab of network namespaces (tests/lab/lab.sh) with
+# 3 client hosts and an NFS server host (nfs-ganesha), mpirun reaching them
+# through the launcher, the server's link limited with tc.
+
+# lab_up N-CLIENTS RATE: a lab under $T, torn down when the test's shell exits
+lab_up() {
+	mkdir -p "$T/export"
+	"$TOP/tests/lab/lab.sh" up "$T/lab" --clients "$1" --prefix stt --subnet 10.77.201 \
+		--rate "$2" --export "$T/export" >"$T/lab.up" 2>&1 || { cat "$T/lab.up"; return 1; }
+	trap '"$TOP/tests/lab/lab.sh" down "$T/lab" >/dev/null 2>&1' EXIT
+	URL=$(cat "$T/lab/nfs_url")
+}
+
+lab_run() { "$TOP/tests/lab/lab.sh" run "$T/lab" -- "$@"; }
+
+# hostfile_of N: the first N clients and the server
+hostfile_of() {
+	awk -v n="$1" '$3 == "client" && ++c <= n { print $1 " slots=1" } $3 == "server" { print $1 " slots=1" }' \
+		"$T/lab/hosts" >"$T/hosts$1"
+	echo "$T/hosts$1"
+}
+
+t_lab_rate_limited_link_is_the_ceiling() {
+	command -v ganesha.nfsd >/dev/null || { echo "nfs-ganesha is not installed"; return 77; }
+	$ST --help | grep -q "libnfs (nfs" || { echo "the libnfs engine is not built in"; return 77; }
+	lab_up 3 200mbit || return 1
+	# the payload ceiling of a 200 Mbit/s link at MTU 1500: 25 MB/s x 1448/1500
+	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
+	for n in 1 2 3; do
+		size=$((36 / n))m
+		lab_run mpirun -hostfile "$(hostfile_of $n)" -np $((n + 1)) $ST --engine libnfs \
+			--target "$URL" --block 1m --size $size --phases write,read --sync async \
+			--server-dir "$T/export" --baseline-time 1 --baseline-size 64m \
+			--label "clients=$n" --db "$T/s.db" --quiet || fail "run with $n clients" || return 1
+		run=$(q s.db "SELECT run_id FROM run WHERE label = 'clients=$n'")
+		expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE run_id = '$run' AND role = 'server' AND hostname = 'stt-s1'")" 1 "n=$n server role" || return 1
+		expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE run_id = '$run' AND role = 'client'")" $n "n=$n clients" || return 1
+		for phase in write read; do
+			agg=$(q s.db "SELECT agg_mbps FROM phase_summary WHERE run_id = '$run' AND phase = '$phase'")
+			echo "clients=$n $phase: $agg MB/s (ceiling $ceiling)"
+			within "$agg" "$ceiling" 5 "n=$n $phase aggregate against the link" || return 1
+			v=$(q s.db "SELECT verdict FROM verdict WHERE run_id = '$run' AND phase = '$phase'")
+			expect_eq "$v" "network-bound" "n=$n $phase verdict" || return 1
+		done
+		# baselines: each client alone and all at once, both ways, and the disk
+		expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE run_id = '$run' AND kind = 'net_all' AND mbps > 0")" 2 "n=$n net_all" || return 1
+		expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE run_id = '$run' AND kind = 'disk' AND mbps > 0")" 2 "n=$n disk" || return 1
+		net=$(q s.db "SELECT mbps FROM baseline WHERE run_id = '$run' AND kind = 'net_all' AND direction = 'c2s'")
+		within "$net" "$ceiling" 5 "n=$n network baseline" || return 1
+	done
+	# fairness: three clients share the link evenly
+	f=$(q s.db "SELECT MIN(fairness) FROM phase_summary s JOIN run r USING (run_id) WHERE r.label = 'clients=3'")
+	awk -v f="$f" 'BEGIN { exit !(f > 0.8) }' || fail "fairness $f" || return 1
+	# the server rank sampled its network while the clients ran
+	rx=$(q s.db "SELECT MAX(avg_value) FROM server_summary WHERE metric = 'net_rx_mbps' AND phase = 'write'")
+	awk -v r="$rx" -v c="$ceiling" 'BEGIN { exit !(r > 0.7 * c && r < 1.2 * c) }' || fail "server rx $rx MB/s" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(DISTINCT metric) > 5 FROM sample")" 1 "sampled metrics" || return 1
+	# host facts of the lab hosts
+	expect_eq "$(q s.db "SELECT DISTINCT mtu FROM host WHERE hostname LIKE 'stt-%'")" 1500 "MTU of the lab link" || return 1
+	expect_eq "$(ls -A "$T/export")" "" "export left clean"
+}
+
+t_lab_unknown_host_fails_cleanly() {
+	lab_up 1 none || return 1
+	printf 'stt-c1 slots=1\nstt-c9 slots=1\n' >bad.hosts
+	lab_run mpirun -hostfile "$T/bad.hosts" -np 2 $ST --engine null --block 4k --size 16k \
+		--db "$T/s.db" >out 2>&1
+	rc=$?
+	[ $rc != 0 ] || fail "mpirun succeeded with an unknown host" || return 1
+	grep -q "unknown host stt-c9" out || fail "no clear error: $(head -5 out)" || return 1
+	[ ! -e "$T/s.db" ] || fail "a store was written"
+}
