@@ -98,6 +98,12 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 				   0, 1 << 20, 0, "256m", "file size of the disk baseline (O_DIRECT, 1m calls)" },
 	[ST_OPT_SAMPLE_HZ] = { "sample-hz", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, 0, 0, "10",
 			       "server ranks sample CPU, network, disk and the NFS server N times a second" },
+	[ST_OPT_SHUFFLE] = { "shuffle", "SEED", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0, NULL,
+			     "run the combinations (and iterations) in an order shuffled by SEED, so "
+			     "drift is not confounded with a factor; the order is stored (combo.seq)" },
+	[ST_OPT_RESUME] = { "resume", "RUN", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, 0, 0, NULL,
+			    "continue an interrupted run (id or unique prefix) with its stored options, "
+			    "skipping the combinations already stored" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
@@ -424,6 +430,14 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 
 int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 {
+	if (cfg->o[ST_OPT_RESUME].n)
+		for (int i = 0; i < ST_OPT_COUNT; i++)
+			if (cfg->o[i].from_args && i != ST_OPT_RESUME && i != ST_OPT_DB &&
+			    i != ST_OPT_QUIET && i != ST_OPT_DEADLINE)
+				return fail(err, errn, NULL,
+					    "--%s: a resumed run keeps its stored options (only --db, "
+					    "--quiet and --deadline may be given with --resume)",
+					    st_options[i].name);
 	if (!cfg->o[ST_OPT_TARGET].n && !cfg->o[ST_OPT_DRY_RUN].n && cfg->o[ST_OPT_ENGINE].v[0] != 1)
 		return fail(err, errn, NULL, "--target: missing (the directory to test)");
 	if (!cfg->o[ST_OPT_DB].n)

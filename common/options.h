@@ -49,6 +49,8 @@ enum st_opt_id {
 	ST_OPT_BASELINE_TIME,
 	ST_OPT_BASELINE_SIZE,
 	ST_OPT_SAMPLE_HZ,
+	ST_OPT_SHUFFLE,
+	ST_OPT_RESUME,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,

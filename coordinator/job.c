@@ -101,14 +101,15 @@ static int read_plan(const char *path, char **text, char *err, size_t n)
 	return 0;
 }
 
-/* The --plan argument from argv, or NULL. */
-static const char *find_plan_arg(int argc, char **argv)
+/* The value of option `name` ("--plan") in argv, or NULL. */
+static const char *find_arg(int argc, char **argv, const char *name)
 {
+	size_t l = strlen(name);
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--plan") == 0 && i + 1 < argc)
+		if (strcmp(argv[i], name) == 0 && i + 1 < argc)
 			return argv[i + 1];
-		if (strncmp(argv[i], "--plan=", 7) == 0)
-			return argv[i] + 7;
+		if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
+			return argv[i] + l + 1;
 	}
 	return NULL;
 }
@@ -173,10 +174,21 @@ static int setup_config(struct job *j, int argc, char **argv)
 {
 	char err[ST_ERR_MAX] = "";
 	char *plan = NULL;
-	const char *plan_name = find_plan_arg(argc, argv);
+	const char *plan_name = find_arg(argc, argv, "--plan");
 	int64_t len = 0;
 	int status = 0; /* 0 ok, 2 bad input, 3 usage */
-	if (j->rank == 0) {
+	const char *resume = find_arg(argc, argv, "--resume");
+	char resume_name[128];
+	if (j->rank == 0 && resume) {
+		/* the run's own options, as stored, are the plan */
+		const char *db = find_arg(argc, argv, "--db");
+		if (st_store_resume_plan(db ? db : st_options[ST_OPT_DB].def, resume, j->run_id,
+					 sizeof(j->run_id), &plan, err, sizeof(err)))
+			status = 2;
+		plan_name = resume_name;
+		snprintf(resume_name, sizeof(resume_name), "run %s", j->run_id);
+	}
+	if (j->rank == 0 && !resume) {
 		if (!plan_name && argc == 1) {
 			if (access(DEFAULT_CONF, F_OK) == 0)
 				plan_name = DEFAULT_CONF;
@@ -185,8 +197,9 @@ static int setup_config(struct job *j, int argc, char **argv)
 		}
 		if (!status && plan_name && read_plan(plan_name, &plan, err, sizeof(err)))
 			status = 2;
-		len = plan ? (int64_t)strlen(plan) : 0;
 	}
+	if (j->rank == 0)
+		len = plan ? (int64_t)strlen(plan) : 0;
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (status) {
 		if (j->rank == 0) {
@@ -198,6 +211,11 @@ static int setup_config(struct job *j, int argc, char **argv)
 		return 2;
 	}
 	MPI_Bcast(&len, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	if (resume) {
+		MPI_Bcast(j->run_id, sizeof(j->run_id), MPI_CHAR, 0, MPI_COMM_WORLD);
+		snprintf(resume_name, sizeof(resume_name), "run %s", j->run_id);
+		plan_name = resume_name;
+	}
 	if (j->rank != 0)
 		plan = malloc((size_t)len + 1);
 	if (!plan && len)
@@ -697,7 +715,8 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 static int run_job(struct job *j, int argc, char **argv)
 {
 	char err[ST_ERR_MAX] = "";
-	if (j->rank == 0) {
+	int resuming = j->cfg.o[ST_OPT_RESUME].n > 0;
+	if (j->rank == 0 && !resuming) {
 		uuid_t u;
 		uuid_generate(u);
 		uuid_unparse_lower(u, j->run_id);
@@ -728,6 +747,7 @@ static int run_job(struct job *j, int argc, char **argv)
 
 	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	int status = 0;
+	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
 	if (j->rank == 0) {
 		char *cmd = join_argv(argc, argv);
 		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
@@ -738,34 +758,52 @@ static int run_job(struct job *j, int argc, char **argv)
 			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
 			.partners = j->partners,
 		};
+		rec.resume = resuming;
 		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+			status = 1;
+		else if (resuming && st_store_stored_seqs(j->store, j->run_id, total, &stored, err,
+							  sizeof(err)))
 			status = 1;
 		free(cmd);
 		if (status)
 			fprintf(stderr, "stcluster: %s\n", err);
 		else if (!j->quiet)
-			printf("stcluster run %s: %llu combinations on %d ranks, %d hosts; store %s\n",
-			       j->run_id, (unsigned long long)total, j->size, rec.nhosts,
-			       j->cfg.o[ST_OPT_DB].s);
+			printf("stcluster %s %s: %llu combinations on %d ranks, %d hosts; store %s\n",
+			       resuming ? "resuming run" : "run", j->run_id, (unsigned long long)total,
+			       j->size, rec.nhosts, j->cfg.o[ST_OPT_DB].s);
 		fflush(stdout);
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (status)
+	if (status) {
+		free(stored);
 		return 1;
+	}
 
 	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
 				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
 				      .run_id = j->run_id, .store = j->store, .quiet = j->quiet };
 	st_run_baselines(&bc);
 
+	/* the order: matrix order, each combination's iterations in a row; or
+	 * shuffled by --shuffle SEED (the same order again when resuming) */
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	struct st_perm order;
+	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
+	if (shuffled)
+		st_perm_init(&order, total, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0]);
 	for (uint64_t seq = 0; seq < total; seq++) {
 		struct st_combo c;
+		int skip = 0;
+		uint64_t item = shuffled ? st_perm_next(&order) : seq;
 		if (j->rank == 0) {
-			st_plan_combo(&j->cfg, seq / (uint64_t)iterations, &c);
+			st_plan_combo(&j->cfg, item / (uint64_t)iterations, &c);
 			c.seq = (uint32_t)seq;
-			c.iteration = (uint32_t)(seq % (uint64_t)iterations);
+			c.iteration = (uint32_t)(item % (uint64_t)iterations);
+			skip = stored && stored[seq];
 		}
+		MPI_Bcast(&skip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (skip)
+			continue;
 		MPI_Bcast(&c, (int)sizeof(c), MPI_BYTE, 0, MPI_COMM_WORLD);
 		run_combo(j, &c, total);
 		MPI_Bcast(&j->store_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -802,6 +840,7 @@ static int run_job(struct job *j, int argc, char **argv)
 		rc = j->store_failed ? 1 : 0;
 	}
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	free(stored);
 	return rc;
 }
 

@@ -247,7 +247,7 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_host,
-		    "INSERT INTO host (run_id, rank, hostname, addresses, role, local_rank, "
+		    "INSERT OR IGNORE INTO host (run_id, rank, hostname, addresses, role, local_rank, "
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
 		    "clock_offset_ns, clock_rtt_ns, read_partner, rmem_max, wmem_max, tcp_rmem, "
 		    "tcp_wmem, sunrpc_slots, iface, mtu, speed_mbps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
@@ -400,28 +400,39 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 	sqlite3_stmt *st = NULL;
 	if (exec(s->db, "BEGIN IMMEDIATE", err, n))
 		goto out;
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO run (run_id, started_at, status, label, command, plan, "
-			       "engine, target, phases, iterations, nranks, nhosts, combos_planned, "
-			       "stcluster_version) VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-			       "?, ?)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
-		goto rollback;
+	if (r->resume) {
+		/* the run row is the first part's; it is running again */
+		if (sqlite3_prepare_v2(s->db,
+				       "UPDATE run SET status = 'running', finished_at = NULL WHERE run_id = ?",
+				       -1, &st, NULL) != SQLITE_OK) {
+			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+			goto rollback;
+		}
+		bind_text(st, 1, r->run_id);
+	} else {
+		if (sqlite3_prepare_v2(s->db,
+				       "INSERT INTO run (run_id, started_at, status, label, command, plan, "
+				       "engine, target, phases, iterations, nranks, nhosts, combos_planned, "
+				       "stcluster_version) VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+				       "?, ?)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+			goto rollback;
+		}
+		bind_text(st, 1, r->run_id);
+		bind_text(st, 2, at);
+		bind_text(st, 3, cfg->o[ST_OPT_LABEL].s);
+		bind_text(st, 4, r->command);
+		bind_text(st, 5, plan);
+		bind_text(st, 6, st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]);
+		bind_text(st, 7, cfg->o[ST_OPT_TARGET].s);
+		bind_text(st, 8, phases);
+		sqlite3_bind_int64(st, 9, cfg->o[ST_OPT_ITERATIONS].v[0]);
+		sqlite3_bind_int(st, 10, r->nranks);
+		sqlite3_bind_int(st, 11, r->nhosts);
+		sqlite3_bind_int64(st, 12, (sqlite3_int64)r->combos_planned);
+		bind_text(st, 13, ST_VERSION);
 	}
-	bind_text(st, 1, r->run_id);
-	bind_text(st, 2, at);
-	bind_text(st, 3, cfg->o[ST_OPT_LABEL].s);
-	bind_text(st, 4, r->command);
-	bind_text(st, 5, plan);
-	bind_text(st, 6, st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]);
-	bind_text(st, 7, cfg->o[ST_OPT_TARGET].s);
-	bind_text(st, 8, phases);
-	sqlite3_bind_int64(st, 9, cfg->o[ST_OPT_ITERATIONS].v[0]);
-	sqlite3_bind_int(st, 10, r->nranks);
-	sqlite3_bind_int(st, 11, r->nhosts);
-	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->combos_planned);
-	bind_text(st, 13, ST_VERSION);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 		goto rollback;
@@ -492,6 +503,73 @@ int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 	}
 	bind_text(q, 9, note);
 	return step(s, q, err, n);
+}
+
+int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_id, size_t idn,
+			 char **plan, char *err, size_t n)
+{
+	if (st_store_check_path(path, 1, err, n))
+		return -1;
+	struct st_store *s = st_store_open(path, 1, err, n);
+	if (!s)
+		return -1;
+	sqlite3_stmt *st;
+	int found = 0, rc = -1;
+	char status[32] = "";
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT run_id, status, plan FROM run WHERE run_id LIKE ?1 || '%' "
+			       "ORDER BY run_id LIMIT 2",
+			       -1, &st, NULL) != SQLITE_OK) {
+		fail(err, n, "--resume: %s", sqlite3_errmsg(s->db));
+		st_store_close(s);
+		return -1;
+	}
+	bind_text(st, 1, id_or_prefix);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (found++)
+			break;
+		st_copy(run_id, idn, (const char *)sqlite3_column_text(st, 0));
+		st_copy(status, sizeof(status), (const char *)sqlite3_column_text(st, 1));
+		const char *p = (const char *)sqlite3_column_text(st, 2);
+		*plan = strdup(p ? p : "");
+	}
+	sqlite3_finalize(st);
+	st_store_close(s);
+	if (found == 0)
+		fail(err, n, "--resume: no run '%s' in %s", id_or_prefix, path);
+	else if (found > 1)
+		fail(err, n, "--resume: '%s' matches several runs; give more of the id", id_or_prefix);
+	else if (strcmp(status, "complete") == 0)
+		fail(err, n, "--resume: run %s is complete; nothing to resume", run_id);
+	else if (!*plan)
+		fail(err, n, "--resume: out of memory");
+	else
+		rc = 0;
+	if (rc && found == 1) {
+		free(*plan);
+		*plan = NULL;
+	}
+	return rc;
+}
+
+int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
+			 unsigned char **stored, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	*stored = calloc(total ? total : 1, 1);
+	if (!*stored)
+		return fail(err, n, "store: out of memory");
+	if (sqlite3_prepare_v2(s->db, "SELECT seq FROM combo WHERE run_id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	bind_text(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(st, 0);
+		if (seq >= 0 && (uint64_t)seq < total)
+			(*stored)[seq] = 1;
+	}
+	sqlite3_finalize(st);
+	return 0;
 }
 
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,

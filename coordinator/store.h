@@ -52,9 +52,22 @@ struct st_run_record {
 	const int64_t *clock_offset_ns;	  /* nranks entries */
 	const int64_t *clock_rtt_ns;	  /* nranks entries */
 	const int *partners;		  /* nranks entries: reorder read partner */
+	int resume;			  /* the run exists: set it running again */
 };
 
-/* Insert the run and its hosts in one transaction. */
+/* For --resume: the run matching id_or_prefix in the store at path (opened
+ * read-only) must exist and not be complete; its id and its stored plan
+ * (caller frees) are returned. 0, or -1 with err. */
+int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_id, size_t idn,
+			 char **plan, char *err, size_t n);
+
+/* For --resume: stored[seq] = 1 for each seq of the run already stored
+ * (array of total bytes, caller frees). */
+int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
+			 unsigned char **stored, char *err, size_t n);
+
+/* Insert the run and its hosts in one transaction (resume: mark the run
+ * running again; hosts already stored are kept). */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
 
 /* One baseline measurement (autocommit: baselines come before the sweep). */

@@ -80,3 +80,37 @@ t_phase_errors_recorded_per_rank() {
 	expect_eq "$(q s.db "SELECT status FROM combo")" error "combination status" || return 1
 	expect_eq "$(q s.db "SELECT status FROM phase_run WHERE phase = 'write'")" error "phase status"
 }
+
+t_shuffle_orders_and_resume_finishes() {
+	# 3 x 2 combinations x 2 iterations, shuffled: every (index, iteration) once
+	$ST --engine null --block 4k,8k,16k --threads 1,2 --size 16k --iterations 2 --shuffle 7 \
+		--db "$T/s.db" --quiet || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(DISTINCT matrix_index || "/" || iteration) FROM combo')" 12 "every combination and iteration once" || return 1
+	order=$(q s.db 'SELECT matrix_index || "/" || iteration FROM combo ORDER BY seq' | tr '\n' ' ')
+	[ "$order" != "0/0 0/1 1/0 1/1 2/0 2/1 3/0 3/1 4/0 4/1 5/0 5/1 " ] || fail "not shuffled: $order" || return 1
+	# the same seed gives the same order
+	$ST --engine null --block 4k,8k,16k --threads 1,2 --size 16k --iterations 2 --shuffle 7 \
+		--db "$T/t.db" --quiet || return 1
+	expect_eq "$(q t.db 'SELECT matrix_index || "/" || iteration FROM combo ORDER BY seq' | tr '\n' ' ')" "$order" "same seed, same order" || return 1
+
+	# an interrupted run: remove the last 5 combinations and mark it running, as a
+	# crash after 7 commits leaves it; --resume stores exactly the 5 missing ones
+	run=$(q s.db 'SELECT run_id FROM run')
+	sqlite3 s.db "DELETE FROM rank_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
+		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
+		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
+		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
+		DELETE FROM combo WHERE seq >= 7; UPDATE run SET status = 'running';"
+	before=$(q s.db 'SELECT GROUP_CONCAT(combo_id) FROM combo ORDER BY seq')
+	$ST --resume "$run" --db "$T/s.db" --block 1m 2>err; expect_eq $? 2 "resume with options" || return 1
+	grep -q -- "--block: a resumed run keeps its stored options" err || fail "message: $(cat err)" || return 1
+	$ST --resume "$(echo "$run" | cut -c1-8)" --db "$T/s.db" --quiet || fail "resume" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo')" 12 "all combinations after resume" || return 1
+	expect_eq "$(q s.db 'SELECT matrix_index || "/" || iteration FROM combo ORDER BY seq' | tr '\n' ' ')" "$order" "the resumed order" || return 1
+	expect_eq "$(q s.db 'SELECT GROUP_CONCAT(combo_id) FROM combo WHERE seq < 7 ORDER BY seq')" "$before" "stored ones untouched" || return 1
+	expect_eq "$(q s.db 'SELECT status FROM run')" complete "status" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM run')" 1 "one run" || return 1
+	# nothing left to resume; other options are refused
+	$ST --resume "$run" --db "$T/s.db" 2>err; expect_eq $? 2 "resume of a complete run" || return 1
+	grep -q "is complete" err || fail "message: $(cat err)"
+}
