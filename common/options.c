@@ -20,6 +20,7 @@ static const char *const protos[] = { "tcp", "udp", "rdma", NULL };
 static const char *const syncs[] = { "sync", "async", NULL };
 static const char *const hards[] = { "hard", "soft", NULL };
 static const char *const acs[] = { "ac", "noac", NULL };
+static const char *const progresses[] = { "auto", "live", "plain", "none", NULL };
 const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 	"write", "rewrite", "read", "reread", "randread", "randwrite", NULL
 };
@@ -104,6 +105,10 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_RESUME] = { "resume", "RUN", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, 0, 0, NULL,
 			    "continue an interrupted run (id or unique prefix) with its stored options, "
 			    "skipping the combinations already stored" },
+	[ST_OPT_PROGRESS] = { "progress", "auto|live|plain|none", ST_T_ENUM, 0, progresses, 0, 0, 0,
+			      0, 0, "auto",
+			      "live: one updating line (combination, phase, elapsed, MB/s, ETA); plain: a "
+			      "line per finished phase; auto: live on a terminal" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,

@@ -51,6 +51,7 @@ enum st_opt_id {
 	ST_OPT_SAMPLE_HZ,
 	ST_OPT_SHUFFLE,
 	ST_OPT_RESUME,
+	ST_OPT_PROGRESS,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,

@@ -38,6 +38,9 @@
 #include <uuid/uuid.h>
 
 #define PLAN_MAX (1 << 20)
+
+enum { PROGRESS_NONE, PROGRESS_PLAIN, PROGRESS_LIVE };
+#define PROGRESS_TAG 77
 #define DEFAULT_CONF "./stcluster.conf"
 
 /* What a rank knows about the job; one per rank, on its stack. */
@@ -59,6 +62,10 @@ struct job {
 	struct st_store *store;	    /* rank 0 */
 	unsigned phases;	    /* mask of phases to run */
 	int quiet;
+	int progress;		    /* PROGRESS_* (the same on every rank) */
+	MPI_Comm progress_comm;	    /* live progress messages, apart from the rest */
+	int64_t run_start_ns;	    /* rank 0: when the sweep began */
+	uint64_t combos_done;	    /* rank 0: combinations finished so far */
 	int combos_failed, store_failed;
 };
 
@@ -169,6 +176,22 @@ static int validate_places(const struct job *j, char *err, size_t n)
 	return st_store_check_path(c->o[ST_OPT_DB].s, 1, err, n);
 }
 
+/* Rank 0: is the user's terminal where our output goes? Under mpirun our
+ * stdout is always a pty of mpirun's, so look at mpirun's own stdout (our
+ * parent on this host); run alone, at ours. */
+static int user_sees_terminal(void)
+{
+	if (!getenv("OMPI_COMM_WORLD_SIZE"))
+		return isatty(STDOUT_FILENO);
+	char path[64], target[256];
+	snprintf(path, sizeof(path), "/proc/%d/fd/1", (int)getppid());
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	return strncmp(target, "/dev/pts/", 9) == 0 || strncmp(target, "/dev/tty", 8) == 0;
+}
+
 /* Parse and validate on every rank; 0 to go on, else the exit status. */
 static int setup_config(struct job *j, int argc, char **argv)
 {
@@ -257,6 +280,11 @@ static int setup_config(struct job *j, int argc, char **argv)
 	MPI_Bcast(&j->cfg, (int)sizeof(j->cfg), MPI_BYTE, 0, MPI_COMM_WORLD);
 	j->phases = st_config_phases(&j->cfg);
 	j->quiet = j->cfg.o[ST_OPT_QUIET].n > 0;
+	int64_t pm = j->cfg.o[ST_OPT_PROGRESS].v[0];
+	j->progress = j->quiet || pm == 3 ? PROGRESS_NONE : pm == 1 ? PROGRESS_LIVE : PROGRESS_PLAIN;
+	if (!j->quiet && pm == 0 && j->rank == 0 && user_sees_terminal())
+		j->progress = PROGRESS_LIVE;
+	MPI_Bcast(&j->progress, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return 0;
 }
 
@@ -380,11 +408,97 @@ static unsigned skip_phases(const struct job *j, const struct st_combo *c, char 
 	return j->engine->unsupported(&j->cfg, c, buf, n) & j->phases;
 }
 
-/* Rank 0: one line per combination for the user. */
+static void format_secs(double s, char *buf, size_t n)
+{
+	if (s < 0)
+		snprintf(buf, n, "?");
+	else if (s < 120)
+		snprintf(buf, n, "%.0fs", s);
+	else if (s < 7200)
+		snprintf(buf, n, "%.0fm%02.0fs", s / 60 - 0.5, s - 60 * (double)(int)(s / 60));
+	else
+		snprintf(buf, n, "%.1fh", s / 3600);
+}
+
+/* Live progress during a phase. Every rank reports the bytes its threads
+ * have moved every 250 ms and once more when done; rank 0 sums them into
+ * one updating line. The I/O threads only keep a counter they update anyway. */
+static void live_phase(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
+		       uint64_t total, int64_t release)
+{
+	struct prog {
+		uint64_t bytes;
+		int32_t done;
+		int32_t pad;
+	} me = { 0, 0, 0 };
+	if (j->rank != 0) {
+		while (!me.done) {
+			me.done = st_worker_phase_wait(w, st_now_ns() + 250000000);
+			me.bytes = st_worker_live_bytes(w);
+			MPI_Send(&me, (int)sizeof(me), MPI_BYTE, 0, PROGRESS_TAG, j->progress_comm);
+		}
+		return;
+	}
+	uint64_t *bytes = calloc((size_t)j->size, sizeof(uint64_t));
+	int *done = calloc((size_t)j->size, sizeof(int)), ndone = 0;
+	if (!bytes || !done)
+		st_die("out of memory");
+	int64_t next_print = st_now_ns();
+	while (ndone < j->size) {
+		if (!done[0] && st_worker_phase_wait(w, st_now_ns() + 50000000)) {
+			done[0] = 1;
+			ndone++;
+		} else if (done[0]) {
+			struct timespec ts = { 0, 20000000 };
+			nanosleep(&ts, NULL);
+		}
+		bytes[0] = st_worker_live_bytes(w);
+		int flag = 1;
+		while (flag) {
+			MPI_Status stt;
+			MPI_Iprobe(MPI_ANY_SOURCE, PROGRESS_TAG, j->progress_comm, &flag, &stt);
+			if (!flag)
+				break;
+			struct prog p;
+			MPI_Recv(&p, (int)sizeof(p), MPI_BYTE, stt.MPI_SOURCE, PROGRESS_TAG,
+				 j->progress_comm, MPI_STATUS_IGNORE);
+			bytes[stt.MPI_SOURCE] = p.bytes;
+			if (p.done && !done[stt.MPI_SOURCE]) {
+				done[stt.MPI_SOURCE] = 1;
+				ndone++;
+			}
+		}
+		int64_t now = st_now_ns();
+		if (now >= next_print) {
+			uint64_t sum = 0;
+			for (int r = 0; r < j->size; r++)
+				sum += bytes[r];
+			double el = (double)(now - release) / 1e9, run = (double)(now - j->run_start_ns) / 1e9;
+			/* the run so far, per finished combination, times what is left */
+			double eta = j->combos_done ? run / (double)j->combos_done *
+							      (double)(total - j->combos_done)
+						    : -1;
+			char e1[32], e2[32];
+			format_secs(el, e1, sizeof(e1));
+			format_secs(eta, e2, sizeof(e2));
+			printf("\r\033[K[%u/%llu] %-9s %6s  %10.1f MB/s  ETA %s", c->seq + 1,
+			       (unsigned long long)total, st_phase_names[phase], e1,
+			       el > 0 ? (double)sum / el / 1e6 : 0.0, e2);
+			fflush(stdout);
+			next_print = now + 250000000;
+		}
+	}
+	printf("\r\033[K");
+	fflush(stdout);
+	free(bytes);
+	free(done);
+}
+
+/* Rank 0: a line per finished combination (live) or phase (plain). */
 static void progress_line(const struct job *j, const struct st_combo *c, uint64_t total,
 			  const struct st_phase_record *ph, int nph, const char *status)
 {
-	if (j->quiet)
+	if (j->progress == PROGRESS_NONE)
 		return;
 	char text[1024];
 	st_combo_text(&j->cfg, c, text, sizeof(text));
@@ -612,7 +726,12 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		}
 		MPI_Barrier(MPI_COMM_WORLD);
 		int64_t release = st_now_ns();
-		st_worker_phase(w, p, release, &rr, mine);
+		st_worker_phase_begin(w, p, release);
+		if (j->progress == PROGRESS_LIVE)
+			live_phase(j, w, c, p, total, release);
+		else
+			st_worker_phase_wait(w, INT64_MAX);
+		st_worker_phase_end(w, &rr, mine);
 		st_copy(rr.cache_drop, sizeof(rr.cache_drop), cache_drop);
 		wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
 		/* the phase ends when every client is done; servers sample until then */
@@ -654,6 +773,8 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 							      .gathered_ns = st_now_ns(),
 							      .samples = all_s,
 							      .nsamples = total_samples };
+		if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
+			progress_line(j, c, total, &ph[nph - 1], 1, "ok");
 	}
 	/* partners may still read this rank's files until everyone is here */
 	MPI_Barrier(MPI_COMM_WORLD);
@@ -695,7 +816,9 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			fprintf(stderr, "stcluster: %s\n", err);
 			j->store_failed = 1;
 		}
-		progress_line(j, c, total, ph, nph, status);
+		j->combos_done++;
+		if (j->progress == PROGRESS_LIVE || nph == 0 || strcmp(status, "ok"))
+			progress_line(j, c, total, ph, nph, status);
 		if (skipped && !any_failed && !j->quiet)
 			printf("    skipped phases: %s\n", why);
 		if (msg[0] && !j->quiet)
@@ -787,6 +910,7 @@ static int run_job(struct job *j, int argc, char **argv)
 	/* the order: matrix order, each combination's iterations in a row; or
 	 * shuffled by --shuffle SEED (the same order again when resuming) */
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	j->run_start_ns = st_now_ns();
 	struct st_perm order;
 	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
 	if (shuffled)
@@ -860,6 +984,7 @@ int st_cmd_run(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
 	j->host_comm = MPI_COMM_NULL;
+	MPI_Comm_dup(MPI_COMM_WORLD, &j->progress_comm);
 	int rc = setup_config(j, argc, argv);
 	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
 		if (j->rank == 0)
@@ -877,6 +1002,7 @@ int st_cmd_run(int argc, char **argv)
 	st_sampler_free(j->sampler);
 	if (j->host_comm != MPI_COMM_NULL)
 		MPI_Comm_free(&j->host_comm);
+	MPI_Comm_free(&j->progress_comm);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

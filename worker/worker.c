@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct io_thread {
 	unsigned char *buf;	     /* aligned, touched I/O buffer */
 	char cpuset[64];	     /* binding it got */
 	struct st_prepare_status ps; /* how its preparation went */
+	_Atomic uint64_t live;	     /* bytes so far in this phase (progress only) */
 	struct st_thread_result res; /* result of the last phase */
 };
 
@@ -51,6 +54,9 @@ struct st_worker {
 	int cmd, phase;		/* current command */
 	int64_t deadline_ns;	/* local clock: stop issuing I/O after this */
 	int busy;		/* threads still working on the command */
+	int phase_started;	/* the phase begun by st_worker_phase_begin */
+	int64_t release_ns;	/* its barrier release, local clock */
+	int64_t cpu_user0, cpu_sys0; /* process CPU at its start, us */
 };
 
 void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, size_t n)
@@ -142,6 +148,7 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 	r->phase = (uint32_t)phase;
 	st_hist_init(&r->hist);
 	st_copy(r->cpuset, sizeof(r->cpuset), t->cpuset);
+	atomic_store_explicit(&t->live, 0, memory_order_relaxed);
 
 	char path[ST_STR_MAX];
 	int owner = (!write && c->v[ST_OPT_REORDER]) ? w->a.partner : w->a.rank;
@@ -203,6 +210,8 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		}
 		st_hist_add(&r->hist, (uint64_t)(t1 - t0));
 		r->bytes += (uint64_t)n;
+		/* a relaxed store: a plain move, no fence, for the progress line */
+		atomic_store_explicit(&t->live, r->bytes, memory_order_relaxed);
 		r->ops++;
 		if (n < w->block) {
 			/* a short transfer the engine could not complete: for a read,
@@ -298,8 +307,8 @@ static void *io_thread_main(void *arg)
 	return NULL;
 }
 
-/* Give every thread a command and wait until all have done it. */
-static void command(struct st_worker *w, int cmd, int phase)
+/* Give every thread a command; command_wait waits for them. */
+static void command_start(struct st_worker *w, int cmd, int phase)
 {
 	pthread_mutex_lock(&w->mu);
 	w->cmd = cmd;
@@ -311,10 +320,37 @@ static void command(struct st_worker *w, int cmd, int phase)
 		w->busy += w->t[i].started;
 	w->gen++;
 	pthread_cond_broadcast(&w->cmd_cv);
-	if (cmd != CMD_QUIT)
-		while (w->busy > 0)
-			pthread_cond_wait(&w->done_cv, &w->mu);
 	pthread_mutex_unlock(&w->mu);
+}
+
+/* Wait until every thread has done the command, at most until the local
+ * clock reads until_ns (INT64_MAX: no limit). 1 when all are done. */
+static int command_wait(struct st_worker *w, int64_t until_ns)
+{
+	pthread_mutex_lock(&w->mu);
+	while (w->busy > 0) {
+		if (until_ns == INT64_MAX) {
+			pthread_cond_wait(&w->done_cv, &w->mu);
+			continue;
+		}
+		/* done_cv waits on CLOCK_REALTIME: convert the monotonic limit */
+		int64_t left = until_ns - st_now_ns();
+		if (left <= 0)
+			break;
+		int64_t wall = st_wall_ns() + left;
+		struct timespec ts = { wall / 1000000000, wall % 1000000000 };
+		pthread_cond_timedwait(&w->done_cv, &w->mu, &ts);
+	}
+	int done = w->busy == 0;
+	pthread_mutex_unlock(&w->mu);
+	return done;
+}
+
+static void command(struct st_worker *w, int cmd, int phase)
+{
+	command_start(w, cmd, phase);
+	if (cmd != CMD_QUIT)
+		command_wait(w, INT64_MAX);
 }
 
 struct st_worker *st_worker_prepare(const struct st_worker_args *a,
@@ -409,9 +445,43 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	return w;
 }
 
+void st_worker_phase_begin(struct st_worker *w, int phase, int64_t release_local_ns)
+{
+	w->phase_started = phase;
+	w->release_ns = release_local_ns;
+	if (w->nthreads == 0)
+		return;
+	w->deadline_ns = release_local_ns + w->a.cfg->o[ST_OPT_DEADLINE].v[0];
+	st_cpu_us(&w->cpu_user0, &w->cpu_sys0);
+	command_start(w, CMD_PHASE, phase);
+}
+
+int st_worker_phase_wait(struct st_worker *w, int64_t until_ns)
+{
+	return w->nthreads == 0 || command_wait(w, until_ns);
+}
+
+uint64_t st_worker_live_bytes(struct st_worker *w)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < w->nthreads; i++)
+		sum += atomic_load_explicit(&w->t[i].live, memory_order_relaxed);
+	return sum;
+}
+
 void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 		     struct st_rank_result *rr, struct st_thread_result *tr)
 {
+	st_worker_phase_begin(w, phase, release_local_ns);
+	st_worker_phase_wait(w, INT64_MAX);
+	st_worker_phase_end(w, rr, tr);
+}
+
+void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
+			 struct st_thread_result *tr)
+{
+	int phase = w->phase_started;
+	int64_t release_local_ns = w->release_ns;
 	memset(rr, 0, sizeof(*rr));
 	rr->version = ST_WIRE_VERSION;
 	rr->rank = (uint32_t)w->a.rank;
@@ -421,13 +491,10 @@ void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 	st_hist_init(&rr->hist);
 	if (w->nthreads == 0)
 		return;
-	int64_t u0, s0, u1, s1;
-	w->deadline_ns = release_local_ns + w->a.cfg->o[ST_OPT_DEADLINE].v[0];
-	st_cpu_us(&u0, &s0);
-	command(w, CMD_PHASE, phase);
+	int64_t u1, s1;
 	st_cpu_us(&u1, &s1);
-	rr->cpu_user_us = u1 - u0;
-	rr->cpu_sys_us = s1 - s0;
+	rr->cpu_user_us = u1 - w->cpu_user0;
+	rr->cpu_sys_us = s1 - w->cpu_sys0;
 	rr->nthreads = (uint32_t)w->nthreads;
 	rr->start_ns = INT64_MAX;
 	rr->end_ns = INT64_MIN;

@@ -55,6 +55,19 @@ int st_worker_threads(const struct st_worker *w);
 void st_worker_phase(struct st_worker *w, int phase, int64_t release_local_ns,
 		     struct st_rank_result *rr, struct st_thread_result *tr);
 
+/* The same in three steps, so the calling thread can do other work (the
+ * progress line) while the phase runs: begin; wait (until the local clock
+ * reads until_ns, INT64_MAX for no limit; 1 when every thread is done);
+ * end (collect, only after wait returned 1). */
+void st_worker_phase_begin(struct st_worker *w, int phase, int64_t release_local_ns);
+int st_worker_phase_wait(struct st_worker *w, int64_t until_ns);
+void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
+			 struct st_thread_result *tr);
+
+/* Bytes the threads have moved so far in the running phase (relaxed reads
+ * of counters the threads keep anyway: no cost to the timed path). */
+uint64_t st_worker_live_bytes(struct st_worker *w);
+
 /* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
 void st_worker_finish(struct st_worker *w);
 

@@ -114,3 +114,17 @@ t_shuffle_orders_and_resume_finishes() {
 	$ST --resume "$run" --db "$T/s.db" 2>err; expect_eq $? 2 "resume of a complete run" || return 1
 	grep -q "is complete" err || fail "message: $(cat err)"
 }
+
+t_progress_live_plain_none() {
+	# plain (not a terminal): one line per finished phase
+	$MPIRUN -np 2 $ST --engine null --null-delay 1ms --block 4k --size 64k --threads 1,2 \
+		--phases write,read --db "$T/s.db" >plain.out || return 1
+	expect_eq "$(grep -c '^\[[12]/2\] .* : \(write\|read\) [0-9.]* MB/s$' plain.out)" 4 "plain lines" || return 1
+	# live: an updating line with the phase, the live aggregate and the ETA
+	$MPIRUN -np 2 $ST --engine null --null-delay 2ms --block 4k --size 512k --threads 1,2 \
+		--phases write,read --progress live --db "$T/s.db" >live.out || return 1
+	grep -q "$(printf '\r\033\\[K')\[2/2\] write .* MB/s  ETA [0-9]" live.out || fail "no live line: $(head -c 300 live.out | od -c | head)" || return 1
+	# none
+	$MPIRUN -np 2 $ST --engine null --block 4k --size 64k --progress none --quiet --db "$T/s.db" >none.out || return 1
+	expect_eq "$(wc -c <none.out)" 0 "quiet output"
+}
