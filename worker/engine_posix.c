@@ -99,9 +99,52 @@ static void posix_thread_fini(void *ts)
 	(void)ts;
 }
 
-static int posix_open(void *ts, const char *path, unsigned flags, void **fh, int *direct)
+/*
+ * The directory holding path's last component, opened without following a
+ * symbolic link at any step below the target, and that component. The
+ * worker's paths are at most "run-dir/file"; every directory component is
+ * opened with O_NOFOLLOW, so a run directory replaced by a link to
+ * elsewhere is refused (ELOOP/ENOTDIR), never written or cleaned through.
+ * Returns a descriptor the caller closes (or the target's own, not to be
+ * closed: *owned = 0), or -errno.
+ */
+static int parent_of(struct posix_rank *r, const char *path, const char **leaf, int *owned)
+{
+	const char *slash = strrchr(path, '/');
+	*owned = 0;
+	if (!slash) {
+		*leaf = path;
+		return r->dirfd;
+	}
+	char dir[4096];
+	size_t len = (size_t)(slash - path);
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	int fd = r->dirfd;
+	for (char *save = NULL, *part = strtok_r(dir, "/", &save); part;
+	     part = strtok_r(NULL, "/", &save)) {
+		int next = r->sys->openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		int e = errno;
+		if (fd != r->dirfd)
+			r->sys->close(fd);
+		if (next < 0)
+			return -e;
+		fd = next;
+	}
+	*owned = fd != r->dirfd;
+	*leaf = slash + 1;
+	return fd;
+}
+
+static int posix_open(void *ts, const char *full, unsigned flags, void **fh, int *direct)
 {
 	struct posix_rank *r = ts;
+	const char *path;
+	int owned, pfd = parent_of(r, full, &path, &owned);
+	if (pfd < 0)
+		return pfd;
 	int of = O_CLOEXEC | O_NOFOLLOW;
 	if ((flags & ST_OPEN_READ) && (flags & ST_OPEN_WRITE))
 		of |= O_RDWR;
@@ -114,16 +157,18 @@ static int posix_open(void *ts, const char *path, unsigned flags, void **fh, int
 	int fd = -1;
 	*direct = 0;
 	if (flags & ST_OPEN_DIRECT) {
-		fd = r->sys->openat(r->dirfd, path, of | O_DIRECT, 0644);
+		fd = r->sys->openat(pfd, path, of | O_DIRECT, 0644);
 		if (fd >= 0)
 			*direct = 1;
 		else if (errno != EINVAL)
-			return -errno;
+			goto fail;
 	}
 	if (fd < 0)
-		fd = r->sys->openat(r->dirfd, path, of, 0644);
+		fd = r->sys->openat(pfd, path, of, 0644);
 	if (fd < 0)
-		return -errno;
+		goto fail;
+	if (owned)
+		r->sys->close(pfd);
 	struct posix_file *f = malloc(sizeof(*f));
 	if (!f) {
 		r->sys->close(fd);
@@ -132,6 +177,11 @@ static int posix_open(void *ts, const char *path, unsigned flags, void **fh, int
 	f->fd = fd;
 	*fh = f;
 	return 0;
+fail:;
+	int e = errno;
+	if (owned)
+		r->sys->close(pfd);
+	return -e;
 }
 
 /* Whole transfers: retry EINTR and continue short transfers; a transfer
@@ -183,22 +233,36 @@ static int posix_close(void *ts, void *fh)
 	return rc;
 }
 
-static int posix_mkdir(void *rs, const char *path)
+/* mkdir, rmdir or unlink of path's last component, in its parent opened
+ * without following links (see parent_of). */
+static int posix_name_op(void *rs, const char *full, int op)
 {
 	struct posix_rank *r = rs;
-	return r->sys->mkdirat(r->dirfd, path, 0755) ? -errno : 0;
+	const char *leaf;
+	int owned, pfd = parent_of(r, full, &leaf, &owned);
+	if (pfd < 0)
+		return pfd;
+	int rc = op == 0 ? r->sys->mkdirat(pfd, leaf, 0755)
+			 : r->sys->unlinkat(pfd, leaf, op == 1 ? AT_REMOVEDIR : 0);
+	rc = rc ? -errno : 0;
+	if (owned)
+		r->sys->close(pfd);
+	return rc;
+}
+
+static int posix_mkdir(void *rs, const char *path)
+{
+	return posix_name_op(rs, path, 0);
 }
 
 static int posix_rmdir(void *rs, const char *path)
 {
-	struct posix_rank *r = rs;
-	return r->sys->unlinkat(r->dirfd, path, AT_REMOVEDIR) ? -errno : 0;
+	return posix_name_op(rs, path, 1);
 }
 
 static int posix_unlink(void *rs, const char *path)
 {
-	struct posix_rank *r = rs;
-	return r->sys->unlinkat(r->dirfd, path, 0) ? -errno : 0;
+	return posix_name_op(rs, path, 2);
 }
 
 const struct st_engine st_engine_posix = {

@@ -66,7 +66,8 @@ static void cfg_for(struct st_config *c, const char *engine, const char *target)
 
 static void posix_seam(void)
 {
-	const char *dir = unit_tmpdir();
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s", unit_tmpdir());
 	struct st_config cfg;
 	cfg_for(&cfg, "posix", dir);
 	struct st_combo combo;
@@ -104,6 +105,26 @@ static void posix_seam(void)
 	CHECK(symlink("/etc/passwd", (snprintf(path, sizeof(path), "%s/link", dir), path)) == 0);
 	CHECK(e->open(ts, "link", ST_OPEN_READ, &fh, &direct) == -ELOOP);
 	CHECK(e->unlink(rs, "link") == 0);
+	/* a run directory swapped for a link to elsewhere: refused, nothing
+	 * written or removed on the far side */
+	char outside[512];
+	snprintf(outside, sizeof(outside), "%s", unit_tmpdir());
+	char victim[600], rundir[600];
+	snprintf(victim, sizeof(victim), "%s/r0.t0", outside);
+	FILE *vf = fopen(victim, "w");
+	fputs("the user's file\n", vf);
+	fclose(vf);
+	snprintf(rundir, sizeof(rundir), "%s/run", dir);
+	CHECK(symlink(outside, rundir) == 0);
+	CHECK(e->unlink(rs, "run/r0.t0") == -ENOTDIR || e->unlink(rs, "run/r0.t0") == -ELOOP);
+	CHECK(e->open(ts, "run/new", ST_OPEN_WRITE | ST_OPEN_CREATE, &fh, &direct) < 0);
+	CHECK(e->rmdir(rs, "run/x") < 0);
+	CHECK(access(victim, F_OK) == 0);
+	snprintf(path, sizeof(path), "%s/new", outside);
+	CHECK(access(path, F_OK) != 0);
+	unlink(victim);
+	rmdir(outside);
+	CHECK(e->unlink(rs, "run") == 0); /* the link itself, in the target */
 	CHECK(e->unlink(rs, "f") == 0);
 	e->thread_fini(ts);
 	e->teardown(rs);
@@ -295,7 +316,7 @@ static void registry(void)
 
 const struct unit_test unit_engine[] = {
 	{ "engine: registry and table check", registry },
-	{ "engine: posix seam: short writes, EINTR, ENOSPC, no symlinks", posix_seam },
+	{ "engine: posix seam: short writes, EINTR, ENOSPC; links never followed out", posix_seam },
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
 	{ "worker: files laid out when no write phase runs", layout_without_write_phase },
