@@ -2,6 +2,7 @@
  * main.c - the stcluster binary: dispatch only.
  */
 #include "../common/options.h"
+#include "analysis.h"
 #include "job.h"
 #include "report.h"
 
@@ -21,6 +22,17 @@ int main(int argc, char **argv)
 			return st_cmd_runs(argc - 1, argv + 1);
 		if (strcmp(argv[1], "query") == 0)
 			return st_cmd_query(argc - 1, argv + 1);
+		if (strcmp(argv[1], "compare") == 0)
+			return st_cmd_compare(argc - 1, argv + 1);
+		if (strcmp(argv[1], "effects") == 0)
+			return st_cmd_effects(argc - 1, argv + 1);
+		if (strcmp(argv[1], "history") == 0)
+			return st_cmd_history(argc - 1, argv + 1);
+		/* hidden: the build writes stcluster(1) with it */
+		if (argc == 2 && strcmp(argv[1], "--help-man") == 0) {
+			st_man_page(stdout, ST_VERSION);
+			return fflush(stdout) ? 1 : 0;
+		}
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
 			    (i == 1 && strcmp(argv[i], "help") == 0)) {

@@ -10,6 +10,8 @@
 #include "../common/options.h"
 #include "../common/units.h"
 #include "../common/util.h"
+#include "analysis.h"
+#include "html.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -205,38 +207,15 @@ int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *ou
 	return 0;
 }
 
-/* The run id for "last", an exact id or a unique prefix; 0 or -1. */
+/* The run id for "last", "last~N", an exact id or a unique prefix (the one
+ * resolver of every subcommand: analysis.c); 0 or -1 after the message. */
 static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 {
-	sqlite3_stmt *st;
-	const char *sql = strcmp(want, "last") == 0
-				  ? "SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 2"
-				  : "SELECT run_id FROM run WHERE run_id LIKE ?1 || '%' ESCAPE '\\' "
-				    "ORDER BY run_id LIMIT 2";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));
-		return -1;
-	}
-	if (strcmp(want, "last") != 0)
-		sqlite3_bind_text(st, 1, want, -1, SQLITE_TRANSIENT);
-	int found = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (found++ == 0)
-			st_copy(id, n, (const char *)sqlite3_column_text(st, 0));
-		if (strcmp(want, "last") == 0)
-			break;
-	}
-	sqlite3_finalize(st);
-	if (found == 0) {
-		fprintf(stderr, "stcluster: --run: no run '%s' in the store\n", want);
-		return -1;
-	}
-	if (found > 1) {
-		fprintf(stderr, "stcluster: --run: '%s' matches several runs; give more of the id\n",
-			want);
-		return -1;
-	}
-	return 0;
+	char err[ST_ERR_MAX];
+	if (st_run_resolve(db, want, id, n, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "stcluster: --run: %s\n", err);
+	return -1;
 }
 
 /* Whether the run repeated its combinations (--iterations > 1). */
@@ -272,6 +251,9 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 	char run[64];
 	if (resolve_run(db, o->run, run, sizeof(run)))
 		return 2;
+	/* the best combinations, one row each: sql/queries/top.sql */
+	if (o->top)
+		return st_top_print(db, run, o->phase, o->top, o->format, out);
 	/* options that vary within the run become columns */
 	char cols[2048] = "";
 	int shown = 0;
@@ -366,11 +348,11 @@ static int sub_args(int argc, char **argv, struct st_report_opts *o, const char 
 		char name[32] = "";
 		if (strncmp(a, "--", 2) == 0) {
 			static const char *const known[] = { "--db", "--format", "--run", "--phase",
-							     "--top" };
+							     "--top", "--html" };
 			const char *eq = strchr(a, '=');
 			size_t l = eq ? (size_t)(eq - a) : strlen(a);
 			int ok = 0;
-			for (int k = 0; k < (allow_run ? 5 : 2); k++)
+			for (int k = 0; k < (allow_run ? 6 : 2); k++)
 				ok |= strlen(known[k]) == l && strncmp(known[k], a, l) == 0;
 			if (!ok || l >= sizeof(name)) {
 				fprintf(stderr, "stcluster %s: unknown option '%.*s'\n", argv[0], (int)l, a);
@@ -420,6 +402,12 @@ static int sub_args(int argc, char **argv, struct st_report_opts *o, const char 
 				return -1;
 			}
 			o->top = (int)n;
+		} else if (allow_run && strcmp(name, "--html") == 0) {
+			if (!*v) {
+				fprintf(stderr, "stcluster %s: --html: empty file name\n", argv[0]);
+				return -1;
+			}
+			o->html = v;
 		} else {
 			fprintf(stderr, "stcluster %s: unknown option '%s'\n", argv[0], name);
 			return -1;
@@ -451,7 +439,8 @@ int st_cmd_report(int argc, char **argv)
 	struct st_store *s = open_ro(o.db);
 	if (!s)
 		return 2;
-	int rc = st_report_print(st_store_db(s), &o, stdout);
+	int rc = o.html ? st_html_report_file(st_store_db(s), o.run, o.html)
+			: st_report_print(st_store_db(s), &o, stdout);
 	st_store_close(s);
 	return rc;
 }

@@ -16,8 +16,9 @@ struct st_report_opts {
 	const char *phase; /* only this phase, or NULL */
 	int top;	   /* best N rows by aggregate MB/s; 0 = all, in run order */
 	enum st_format format;
+	const char *html;  /* write the HTML report to this file ("-": stdout), or NULL */
 };
-#define ST_REPORT_OPTS_INIT { "./stcluster.db", "last", NULL, 0, ST_FMT_TABLE }
+#define ST_REPORT_OPTS_INIT { "./stcluster.db", "last", NULL, 0, ST_FMT_TABLE, NULL }
 
 /* Print every row of a prepared statement in a format; 0, or -1 with the
  * SQLite error printed to stderr. `note` is printed above a table

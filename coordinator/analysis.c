@@ -1,0 +1,1201 @@
+/*
+ * analysis.c - compare, effects, history and report --top (see analysis.h).
+ *
+ * Each command runs one named query of sql/queries/ as a subquery of a
+ * statement built here, which picks the columns to show (the sweep options
+ * that vary, sizes as 4k/1m), rounds the figures and adds what plain SQL
+ * cannot compute: confidence intervals, Welch's test and the verdicts, as
+ * SQL functions over stats.c. The figures themselves are the query file's,
+ * so the sqlite3 shell gives the same numbers.
+ *
+ * Verdicts are statistical: a difference is "better" or "worse" only when
+ * Welch's two-sided test at 95 % says it is larger than the noise of the
+ * iterations, which needs ST_MIN_ITER iterations on each side.
+ */
+#include "analysis.h"
+
+#include "../common/options.h"
+#include "../common/units.h"
+#include "../common/util.h"
+#include "stats.h"
+#include "store.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_ALPHA 0.05  /* two-sided: 95 % */
+#define ST_MIN_ITER 3  /* iterations a side needs before its noise is known */
+#define MBPS_UNIT "MB/s = 10^6 bytes per second"
+
+/* ---- a growing string, for statements ---- */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int oom; /* an allocation failed: p holds what fit */
+};
+
+static void sb_put(struct sbuf *b, const char *s)
+{
+	size_t l = strlen(s);
+	if (b->oom)
+		return;
+	if (b->len + l + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		while (cap < b->len + l + 1)
+			cap *= 2;
+		char *np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, l + 1);
+	b->len += l;
+}
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int l = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (l < 0) {
+		b->oom = 1;
+		return;
+	}
+	if ((size_t)l < sizeof(small)) {
+		sb_put(b, small);
+		return;
+	}
+	char *big = malloc((size_t)l + 1);
+	if (!big) {
+		b->oom = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)l + 1, fmt, ap);
+	va_end(ap);
+	sb_put(b, big);
+	free(big);
+}
+
+/* A query file as a subquery: "(\n<text without the final ;>\n)". */
+static void sb_subquery(struct sbuf *b, const char *text)
+{
+	size_t l = strlen(text);
+	while (l && (isspace((unsigned char)text[l - 1]) || text[l - 1] == ';'))
+		l--;
+	char *body = strndup(text, l);
+	if (!body) {
+		b->oom = 1;
+		return;
+	}
+	sb_put(b, "(\n");
+	sb_put(b, body);
+	sb_put(b, "\n)");
+	free(body);
+}
+
+static void sb_release(struct sbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- SQL functions over stats.c ---- */
+
+static double arg_d(sqlite3_value *v)
+{
+	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
+}
+
+static int arg_i(sqlite3_value *v)
+{
+	return sqlite3_value_type(v) == SQLITE_NULL ? 0 : sqlite3_value_int(v);
+}
+
+static void result_d(sqlite3_context *ctx, double v)
+{
+	if (isnan(v))
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_double(ctx, v);
+}
+
+static void fn_ci95(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	result_d(ctx, st_ci95(arg_d(argv[0]), arg_i(argv[1])));
+}
+
+static void fn_welch_p(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	struct st_welch w;
+	if (st_welch_test(arg_d(argv[0]), arg_d(argv[1]), arg_i(argv[2]), arg_d(argv[3]),
+			  arg_d(argv[4]), arg_i(argv[5]), &w))
+		sqlite3_result_null(ctx);
+	else
+		result_d(ctx, w.p);
+}
+
+/* "better" / "worse" / "within noise" from Welch's test of b against a. */
+static const char *welch_word(double ma, double sa, int na, double mb, double sb, int nb,
+			      const char *up, const char *down)
+{
+	struct st_welch w;
+	if (st_welch_test(ma, sa, na, mb, sb, nb, &w))
+		return NULL;
+	if (w.p < ST_ALPHA)
+		return w.diff > 0 ? up : down;
+	return "within noise";
+}
+
+static void fn_compare_verdict(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	double am = arg_d(argv[0]), as = arg_d(argv[1]), bm = arg_d(argv[4]), bs = arg_d(argv[5]);
+	int an = arg_i(argv[2]), af = arg_i(argv[3]), bn = arg_i(argv[6]), bf = arg_i(argv[7]);
+	char buf[160];
+	const char *v;
+	if (an == 0 || bn == 0)
+		v = an == 0 && bn == 0 ? "failed in both" : an == 0 ? "failed in A" : "failed in B";
+	else if (an < ST_MIN_ITER || bn < ST_MIN_ITER)
+		v = "too few iterations (3 in each run needed)";
+	else
+		v = welch_word(am, as, an, bm, bs, bn, "better", "worse");
+	if (!v)
+		v = "too few iterations (3 in each run needed)";
+	if ((af && an) || (bf && bn)) {
+		/* some iterations failed: the figures are those of the others */
+		snprintf(buf, sizeof(buf), "%s; errors in %d of A's, %d of B's iterations", v, af, bf);
+		v = buf;
+	}
+	sqlite3_result_text(ctx, v, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * Against the earlier runs of a configuration (their iterations pooled):
+ * Welch's test when this run has ST_MIN_ITER iterations; with fewer, the
+ * 95 % interval in which the mean of n new samples of the earlier
+ * distribution falls, pm +- t(0.975, pn-1) ps sqrt(1/n + 1/pn).
+ */
+static void fn_history_verdict(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	double m = arg_d(argv[0]), s = arg_d(argv[1]), pm = arg_d(argv[4]), ps = arg_d(argv[5]);
+	int n = arg_i(argv[2]), prev_runs = arg_i(argv[3]), pn = arg_i(argv[6]);
+	const char *v;
+	if (n == 0)
+		v = "failed";
+	else if (prev_runs == 0)
+		v = "first run";
+	else if (pn == 0)
+		v = "no earlier figures (they failed)";
+	else if (pn < ST_MIN_ITER)
+		v = "too few earlier iterations (3 needed)";
+	else if (n >= ST_MIN_ITER)
+		v = welch_word(pm, ps, pn, m, s, n, "improvement", "regression");
+	else {
+		double half = st_t_quantile(1 - ST_ALPHA / 2, pn - 1) * ps * sqrt(1.0 / n + 1.0 / pn);
+		v = fabs(m - pm) > half ? (m > pm ? "improvement" : "regression") : "within noise";
+	}
+	if (!v)
+		v = "too few iterations";
+	sqlite3_result_text(ctx, v, -1, SQLITE_STATIC);
+}
+
+int st_analysis_functions(sqlite3 *db, char *err, size_t n)
+{
+	static const struct {
+		const char *name;
+		int nargs;
+		void (*fn)(sqlite3_context *, int, sqlite3_value **);
+	} fns[] = {
+		{ "st_ci95", 2, fn_ci95 },
+		{ "st_welch_p", 6, fn_welch_p },
+		{ "st_compare_verdict", 8, fn_compare_verdict },
+		{ "st_history_verdict", 7, fn_history_verdict },
+	};
+	for (size_t i = 0; i < ST_ARRAY_LEN(fns); i++)
+		if (sqlite3_create_function(db, fns[i].name, fns[i].nargs,
+					    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fns[i].fn, NULL,
+					    NULL) != SQLITE_OK) {
+			snprintf(err, n, "store: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- runs, parameters, columns ---- */
+
+int st_run_resolve(sqlite3 *db, const char *want, char *id, size_t n, char *err, size_t errn)
+{
+	long long back = -1;
+	if (strcmp(want, "last") == 0) {
+		back = 0;
+	} else if (strncmp(want, "last~", 5) == 0) {
+		int64_t k;
+		const char *why;
+		if (st_parse_count(want + 5, &k, &why) || k > 1000000) {
+			snprintf(err, errn, "invalid run '%s' (last~N: N runs before the last)", want);
+			return -1;
+		}
+		back = k;
+	} else if (!*want) {
+		snprintf(err, errn, "empty run id");
+		return -1;
+	}
+	sqlite3_stmt *st;
+	/* a prefix by substr, not LIKE: '_' and '%' in the text mean themselves */
+	const char *sql = back >= 0 ? "SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC "
+				      "LIMIT 1 OFFSET ?1"
+				    : "SELECT run_id FROM run WHERE substr(run_id, 1, length(?1)) = ?1 "
+				      "ORDER BY run_id LIMIT 2";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errn, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (back >= 0)
+		sqlite3_bind_int64(st, 1, back);
+	else
+		sqlite3_bind_text(st, 1, want, -1, SQLITE_TRANSIENT);
+	int found = 0;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (found++ == 0)
+			st_copy(id, n, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (found == 0) {
+		snprintf(err, errn, "no run '%s' in the store", want);
+		return -1;
+	}
+	if (found > 1) {
+		snprintf(err, errn, "'%s' matches several runs; give more of the id", want);
+		return -1;
+	}
+	return 0;
+}
+
+/* The named parameters a query file may use; NULL (0 for top) = unset. */
+struct qparams {
+	const char *run, *run_a, *run_b, *phase;
+	int top;
+};
+
+static void bind_params(sqlite3_stmt *st, const struct qparams *p)
+{
+	const struct {
+		const char *name, *value;
+	} texts[] = { { ":run", p->run }, { ":run_a", p->run_a }, { ":run_b", p->run_b },
+		      { ":phase", p->phase } };
+	for (size_t i = 0; i < ST_ARRAY_LEN(texts); i++) {
+		int k = sqlite3_bind_parameter_index(st, texts[i].name);
+		if (k && texts[i].value)
+			sqlite3_bind_text(st, k, texts[i].value, -1, SQLITE_TRANSIENT);
+	}
+	int k = sqlite3_bind_parameter_index(st, ":top");
+	if (k && p->top)
+		sqlite3_bind_int(st, k, p->top);
+}
+
+static int is_column_option(int i)
+{
+	return (st_options[i].flags & ST_OF_SWEEP) != 0;
+}
+
+/*
+ * Which sweep options take more than one value (NULL counts as one) over
+ * the rows of `from` (a FROM clause). With none, block, size and threads:
+ * a table should still say what was measured. 1 (some vary), 0 (none), or
+ * -1 with *sqlerr set to SQLite's message (static until the next call on db).
+ */
+static int varying(sqlite3 *db, const char *from, const struct qparams *p, int vary[ST_OPT_COUNT],
+		   const char **sqlerr)
+{
+	struct sbuf b = { 0 };
+	int cols = 0;
+	sb_put(&b, "SELECT ");
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (is_column_option(i))
+			sb_add(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
+			       st_options[i].name);
+	sb_add(&b, " FROM %s", from);
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (b.oom) {
+		*sqlerr = "out of memory";
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, b.p, -1, &st, NULL) != SQLITE_OK) {
+		*sqlerr = sqlite3_errmsg(db);
+		goto out;
+	}
+	bind_params(st, p);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		*sqlerr = sqlite3_errmsg(db);
+		goto out;
+	}
+	int any = 0;
+	for (int i = 0, c = 0; i < ST_OPT_COUNT; i++) {
+		vary[i] = is_column_option(i) && sqlite3_column_int(st, c++);
+		any |= vary[i];
+	}
+	if (!any)
+		vary[ST_OPT_BLOCK] = vary[ST_OPT_SIZE] = vary[ST_OPT_THREADS] = 1;
+	rc = any;
+out:
+	sqlite3_finalize(st);
+	sb_release(&b);
+	return rc;
+}
+
+int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n)
+{
+	struct qparams p = { .run = run };
+	const char *sqlerr;
+	int rc = varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr);
+	if (rc < 0)
+		snprintf(err, n, "%s", sqlerr);
+	return rc;
+}
+
+/* The option columns to show, sizes as text ("4k"), each followed by ", ". */
+static void sb_options(struct sbuf *b, const int vary[ST_OPT_COUNT])
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!vary[i])
+			continue;
+		if (st_options[i].type == ST_T_SIZE)
+			sb_add(b, "st_size(\"%s\") AS \"%s\", ", st_options[i].name, st_options[i].name);
+		else
+			sb_add(b, "\"%s\", ", st_options[i].name);
+	}
+}
+
+/* One integer from a statement with one text parameter; 0 on any error. */
+static int64_t query_int(sqlite3 *db, const char *sql, const char *arg)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int run_iterations(sqlite3 *db, const char *run)
+{
+	return (int)query_int(db, "SELECT COALESCE(MAX(iteration), 0) + 1 FROM combo WHERE run_id = ?",
+			      run);
+}
+
+static int run_has_baseline(sqlite3 *db, const char *run)
+{
+	return query_int(db, "SELECT COUNT(*) FROM baseline WHERE run_id = ? AND mbps > 0", run) > 0;
+}
+
+/* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */
+static int run_and_print(sqlite3 *db, const char *cmd, struct sbuf *b, const struct qparams *p,
+			 enum st_format f, const char *note, FILE *out)
+{
+	if (b->oom) {
+		fprintf(stderr, "stcluster %s: out of memory\n", cmd);
+		return 1;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, b->p, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, sqlite3_errmsg(db));
+		return 1;
+	}
+	bind_params(st, p);
+	int rc = st_print_rows(st, f, note, out) ? 1 : 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Rows of b's statement; -1 on error (already reported by the caller's print). */
+static int64_t count_rows(sqlite3 *db, const struct sbuf *b, const struct qparams *p)
+{
+	struct sbuf c = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+	sb_put(&c, "SELECT COUNT(*) FROM (");
+	sb_put(&c, b->p ? b->p : "SELECT 1");
+	sb_put(&c, ")");
+	if (!c.oom && sqlite3_prepare_v2(db, c.p, -1, &st, NULL) == SQLITE_OK) {
+		bind_params(st, p);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	sb_release(&c);
+	return v;
+}
+
+/* ---- report --top ---- */
+
+int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
+		 FILE *out)
+{
+	char err[ST_ERR_MAX];
+	const char *sqlerr;
+	struct qparams p = { .run = run, .phase = phase, .top = top };
+	int vary[ST_OPT_COUNT];
+	if (st_analysis_functions(db, err, sizeof(err))) {
+		fprintf(stderr, "stcluster report: %s\n", err);
+		return 1;
+	}
+	if (varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster report: %s\n", sqlerr);
+		return 1;
+	}
+	int iters = run_iterations(db, run), base = run_has_baseline(db, run);
+	struct sbuf b = { 0 };
+	sb_put(&b, "SELECT phase, ");
+	sb_options(&b, vary);
+	if (iters > 1)
+		sb_put(&b, "n AS iters, ");
+	sb_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
+	if (iters > 1)
+		sb_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
+	sb_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
+		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
+	if (base)
+		sb_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
+	sb_put(&b, "verdict FROM ");
+	sb_subquery(&b, st_sql_q_top);
+	sb_put(&b, " ORDER BY phase_order, place");
+	char note[512], best[64] = "every combination";
+	if (top)
+		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
+	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s", run, best,
+		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT);
+	int rc = run_and_print(db, "report", &b, &p, f, note, out);
+	sb_release(&b);
+	return rc;
+}
+
+/* ---- argument parsing shared by compare, effects and history ---- */
+
+struct an_args {
+	const char *db, *run, *phase, *where;
+	const char *pos[2];
+	int npos;
+	enum st_format format;
+};
+
+static int parse_format(const char *cmd, const char *s, enum st_format *f)
+{
+	static const char *const names[] = { "table", "csv", "json", "markdown" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum st_format)i;
+			return 0;
+		}
+	fprintf(stderr,
+		"stcluster %s: --format: unknown value '%s' (one of: table, csv, json, markdown)\n",
+		cmd, s);
+	return -1;
+}
+
+/* The subcommands, for usage lines and the man page. */
+struct st_subcmd {
+	const char *name, *synopsis, *text;
+};
+
+static const struct st_subcmd subcmds[] = {
+	{ "report", "[--run ID|last] [--phase P] [--top N] [--html FILE] [--format F] [--db PATH]",
+	  "One run (default: the last), one row per combination and phase: every option that "
+	  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
+	  "latency percentiles, errors, and the bottleneck verdict when the run measured "
+	  "baselines. With --top N: the N best combinations of each phase, one row each "
+	  "(iterations averaged, with their 95 % interval): options, bytes, time, aggregate "
+	  "MB/s, slowest and fastest client, verdict (sql/queries/top.sql). With --html FILE: "
+	  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
+	  "combination and phase with the per-client spread, main effects, the interaction of "
+	  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
+	  "hosts and the command line); FILE - is standard output." },
+	{ "runs", "[--format F] [--db PATH]",
+	  "Every run stored: id, start, label, hosts, ranks, combinations stored of planned, "
+	  "failed combinations, status." },
+	{ "query", "\"SQL\" [--format F] [--db PATH]",
+	  "Any SQL over every run stored; the store is opened read-only. The tables and views "
+	  "are described in sql/README.md." },
+	{ "compare", "RUN_A RUN_B [--phase P] [--format F] [--db PATH]",
+	  "The combinations both runs ran (the same value of every sweep option), side by side "
+	  "per phase: iterations, mean aggregate MB/s and its 95 % confidence interval in each, "
+	  "the change of B against A in %, the p-value of Welch's t-test and a verdict: better "
+	  "or worse only when the difference is larger than the noise (p < 0.05, which needs "
+	  "--iterations 3 or more in both runs), else within noise, or too few iterations. "
+	  "A run is an id, a unique prefix of one, last, or last~N (N runs before the last) "
+	  "(sql/queries/compare.sql)." },
+	{ "effects", "[--run ID|last] [--phase P] [--format F] [--db PATH]",
+	  "Which option matters and which pairs interact, per phase: for every option that "
+	  "varies in the run, the mean aggregate MB/s at each level with its spread (sd, min, "
+	  "max) and the effect (largest minus smallest level mean); for every pair of such "
+	  "options, the cell means and the interaction effect (the largest minus the smallest "
+	  "departure of a cell from what the two main effects predict). Sorted by effect, "
+	  "largest first (sql/queries/effects.sql)." },
+	{ "history", "[--where EXPR] [--phase P] [--format F] [--db PATH]",
+	  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
+	  "configurations EXPR selects, beside the earlier runs of the same configuration on "
+	  "the same hosts, with a verdict: regression or improvement when the difference is "
+	  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
+	  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
+	  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "
+	  "written with units, enum values without quotes (sql/queries/history.sql)." },
+};
+
+static const struct st_subcmd *subcmd(const char *name)
+{
+	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++)
+		if (strcmp(subcmds[i].name, name) == 0)
+			return &subcmds[i];
+	return NULL;
+}
+
+static void usage(FILE *out, const char *cmd)
+{
+	const struct st_subcmd *s = subcmd(cmd);
+	if (s)
+		fprintf(out, "usage: stcluster %s %s\n", s->name, s->synopsis);
+}
+
+/* Options: `allowed` lists the names this command takes ("db,format,run").
+ * 0; 1 after --help was printed; -1 after an error was printed. */
+static int an_parse(int argc, char **argv, const char *allowed, int maxpos, struct an_args *a)
+{
+	const char *cmd = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+			usage(stdout, cmd);
+			const struct st_subcmd *s = subcmd(cmd);
+			if (s)
+				printf("\n%s\n", s->text);
+			return 1;
+		}
+		if (strncmp(arg, "--", 2) != 0) {
+			if (a->npos == maxpos) {
+				fprintf(stderr, "stcluster %s: unexpected argument '%s'\n", cmd, arg);
+				return -1;
+			}
+			a->pos[a->npos++] = arg;
+			continue;
+		}
+		const char *eq = strchr(arg, '=');
+		size_t l = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+		char name[32];
+		int ok = l > 0 && l < sizeof(name);
+		if (ok) {
+			memcpy(name, arg + 2, l);
+			name[l] = '\0';
+			/* allowed is a comma list: match a whole element */
+			const char *hit = strstr(allowed, name);
+			ok = hit && (hit == allowed || hit[-1] == ',') &&
+			     (hit[l] == ',' || hit[l] == '\0');
+		}
+		if (!ok) {
+			fprintf(stderr, "stcluster %s: unknown option '%.*s'\n", cmd,
+				(int)(eq ? (size_t)(eq - arg) : strlen(arg)), arg);
+			usage(stderr, cmd);
+			return -1;
+		}
+		const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+		if (!v) {
+			fprintf(stderr, "stcluster %s: --%s: missing value\n", cmd, name);
+			return -1;
+		}
+		if (strcmp(name, "db") == 0) {
+			a->db = v;
+		} else if (strcmp(name, "format") == 0) {
+			if (parse_format(cmd, v, &a->format))
+				return -1;
+		} else if (strcmp(name, "run") == 0) {
+			a->run = v;
+		} else if (strcmp(name, "where") == 0) {
+			a->where = v;
+		} else if (strcmp(name, "phase") == 0) {
+			int known = 0;
+			for (int p = 0; p < ST_PHASE_COUNT; p++)
+				known |= strcmp(v, st_phase_names[p]) == 0;
+			if (!known) {
+				fprintf(stderr,
+					"stcluster %s: --phase: unknown phase '%s' (one of: write, rewrite, "
+					"read, reread, randread, randwrite)\n",
+					cmd, v);
+				return -1;
+			}
+			a->phase = v;
+		}
+	}
+	return 0;
+}
+
+/* The store, read-only, with the analysis functions; NULL after a message. */
+static struct st_store *open_store(const char *cmd, const char *path)
+{
+	char err[ST_ERR_MAX];
+	if (st_store_check_path(path, 0, err, sizeof(err))) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+		return NULL;
+	}
+	struct st_store *s = st_store_open(path, 1, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+		return NULL;
+	}
+	if (st_analysis_functions(st_store_db(s), err, sizeof(err))) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+		st_store_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* "a1b2c3d4 (label, 2026-11-30T02:02, 3 iterations)" */
+static void run_title(sqlite3 *db, const char *run, char *buf, size_t n)
+{
+	sqlite3_stmt *st;
+	snprintf(buf, n, "%.8s", run);
+	if (sqlite3_prepare_v2(db,
+			       "SELECT COALESCE(NULLIF(label, ''), 'no label'), substr(started_at, 1, 16), "
+			       "(SELECT COALESCE(MAX(iteration), 0) + 1 FROM combo c WHERE c.run_id = r.run_id) "
+			       "FROM run r WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, n, "%.8s (%s, %s, %d iteration%s)", run, sqlite3_column_text(st, 0),
+			 sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
+			 sqlite3_column_int(st, 2) == 1 ? "" : "s");
+	sqlite3_finalize(st);
+}
+
+/* ---- compare ---- */
+
+int st_cmd_compare(int argc, char **argv)
+{
+	struct an_args a = { .db = "./stcluster.db", .format = ST_FMT_TABLE };
+	int parsed = an_parse(argc, argv, "db,format,phase", 2, &a);
+	if (parsed)
+		return parsed > 0 ? 0 : 2;
+	if (a.npos != 2) {
+		fprintf(stderr, "stcluster compare: needs two runs (stcluster compare RUN_A RUN_B)\n");
+		return 2;
+	}
+	struct st_store *s = open_store("compare", a.db);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	char ids[2][64], err[ST_ERR_MAX];
+	for (int i = 0; i < 2; i++)
+		if (st_run_resolve(db, a.pos[i], ids[i], sizeof(ids[i]), err, sizeof(err))) {
+			fprintf(stderr, "stcluster compare: %s: %s\n", i ? "RUN_B" : "RUN_A", err);
+			st_store_close(s);
+			return 2;
+		}
+	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a.phase };
+	int vary[ST_OPT_COUNT], rc = 1;
+	const char *sqlerr;
+	struct sbuf b = { 0 };
+	if (varying(db, "combo WHERE run_id IN (:run_a, :run_b)", &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster compare: %s\n", sqlerr);
+		goto out;
+	}
+	sb_put(&b, "SELECT phase, ");
+	sb_options(&b, vary);
+	sb_put(&b, "a_n AS \"A n\", ROUND(a_mbps, 1) AS \"A MB/s\", "
+		   "ROUND(st_ci95(a_sd, a_n), 1) AS \"A +-95%\", "
+		   "b_n AS \"B n\", ROUND(b_mbps, 1) AS \"B MB/s\", "
+		   "ROUND(st_ci95(b_sd, b_n), 1) AS \"B +-95%\", "
+		   "ROUND(change_pct, 1) AS \"change %\", "
+		   "ROUND(st_welch_p(a_mbps, a_sd, a_n, b_mbps, b_sd, b_n), 4) AS p, "
+		   "st_compare_verdict(a_mbps, a_sd, a_n, a_failed, b_mbps, b_sd, b_n, b_failed) AS verdict "
+		   "FROM ");
+	sb_subquery(&b, st_sql_q_compare);
+	sb_put(&b, " ORDER BY phase_order, matrix_index");
+	char ta[256], tb[256], note[800];
+	run_title(db, ids[0], ta, sizeof(ta));
+	run_title(db, ids[1], tb, sizeof(tb));
+	snprintf(note, sizeof(note),
+		 "A = %s; B = %s; change = B against A; verdict: Welch's t-test at 95 %% "
+		 "(3 iterations in each run needed); %s",
+		 ta, tb, MBPS_UNIT);
+	rc = run_and_print(db, "compare", &b, &p, a.format, note, stdout);
+	if (rc == 0 && count_rows(db, &b, &p) == 0)
+		fprintf(stderr, "stcluster compare: runs %.8s and %.8s share no combination (no "
+				"combination of one has the options of one of the other)\n",
+			ids[0], ids[1]);
+out:
+	sb_release(&b);
+	st_store_close(s);
+	return rc;
+}
+
+/* ---- effects ---- */
+
+int st_cmd_effects(int argc, char **argv)
+{
+	struct an_args a = { .db = "./stcluster.db", .run = "last", .format = ST_FMT_TABLE };
+	int parsed = an_parse(argc, argv, "db,format,run,phase", 0, &a);
+	if (parsed)
+		return parsed > 0 ? 0 : 2;
+	struct st_store *s = open_store("effects", a.db);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	char run[64], err[ST_ERR_MAX];
+	if (st_run_resolve(db, a.run, run, sizeof(run), err, sizeof(err))) {
+		fprintf(stderr, "stcluster effects: --run: %s\n", err);
+		st_store_close(s);
+		return 2;
+	}
+	struct qparams p = { .run = run, .phase = a.phase };
+	struct sbuf b = { 0 };
+	sb_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
+		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
+		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
+		   "ROUND(effect_pct, 1) AS \"effect %\" FROM ");
+	sb_subquery(&b, st_sql_q_effects);
+	sb_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
+	char title[256], note[900];
+	run_title(db, run, title, sizeof(title));
+	snprintf(note, sizeof(note),
+		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
+		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
+		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
+		 "%s",
+		 title, MBPS_UNIT);
+	int rc = run_and_print(db, "effects", &b, &p, a.format, note, stdout);
+	int vary[ST_OPT_COUNT];
+	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)
+		fprintf(stderr, "stcluster effects: no option takes two values in run %.8s: "
+				"nothing to compare\n",
+			run);
+	sb_release(&b);
+	st_store_close(s);
+	return rc;
+}
+
+/* ---- history ---- */
+
+int st_cmd_history(int argc, char **argv)
+{
+	struct an_args a = { .db = "./stcluster.db", .format = ST_FMT_TABLE };
+	int parsed = an_parse(argc, argv, "db,format,where,phase", 0, &a);
+	if (parsed)
+		return parsed > 0 ? 0 : 2;
+	char where[4096] = "1", err[ST_ERR_MAX];
+	if (a.where && !a.where[strspn(a.where, " \t\n")]) {
+		fprintf(stderr, "stcluster history: --where: empty expression\n");
+		return 2;
+	}
+	if (a.where && st_where_translate(a.where, where, sizeof(where), err, sizeof(err))) {
+		fprintf(stderr, "stcluster history: --where: %s\n", err);
+		return 2;
+	}
+	struct st_store *s = open_store("history", a.db);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	struct qparams p = { .phase = a.phase };
+	int vary[ST_OPT_COUNT], rc = 2;
+	const char *sqlerr;
+	/*
+	 * The user's expression becomes the WHERE of a statement built around
+	 * the history query, in parentheses. It is SQL on purpose (any
+	 * condition over the columns); the store is open read-only
+	 * (SQLITE_OPEN_READONLY) and only the first statement of the text is
+	 * compiled, so the worst a bad or hostile expression can do is fail,
+	 * or read the store, which `query` allows anyway.
+	 */
+	struct sbuf from = { 0 }, b = { 0 };
+	sb_subquery(&from, st_sql_q_history);
+	sb_add(&from, " WHERE (%s)", where);
+	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster history: %s%s\n", a.where ? "--where: " : "",
+			from.oom ? "out of memory" : sqlerr);
+		goto out;
+	}
+	int wide = a.format == ST_FMT_CSV || a.format == ST_FMT_JSON;
+	sb_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
+			: "SELECT replace(substr(started_at, 1, 16), 'T', ' ') AS started, "
+			  "substr(run_id, 1, 8) AS run, ");
+	sb_put(&b, "label, hosts, ranks, phase, ");
+	sb_options(&b, vary);
+	sb_put(&b, "n, ROUND(mbps, 1) AS \"MB/s\", ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", "
+		   "prev_runs AS \"earlier runs\", ROUND(prev_mbps, 1) AS \"earlier MB/s\", "
+		   "ROUND(change_pct, 1) AS \"change %\", "
+		   "st_history_verdict(mbps, sd_mbps, n, prev_runs, prev_mbps, prev_sd, prev_n) AS verdict "
+		   "FROM ");
+	sb_put(&b, from.p);
+	sb_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
+	char note[4300];
+	snprintf(note, sizeof(note),
+		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
+		 "iterations pooled; regression/improvement: Welch's t-test at 95 %% (or the 95 %% "
+		 "prediction interval with fewer than 3 iterations); %s",
+		 a.where ? where : "(every configuration)", MBPS_UNIT);
+	rc = run_and_print(db, "history", &b, &p, a.format, note, stdout);
+out:
+	sb_release(&from);
+	sb_release(&b);
+	st_store_close(s);
+	return rc;
+}
+
+/* ---- --where translation ---- */
+
+static int is_ident_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+
+static int is_word(int c)
+{
+	return isalnum(c) || c == '_' || c == '.';
+}
+
+/* A sweep option by its column name; -1 if none. */
+static int sweep_option(const char *name, size_t len)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (is_column_option(i) && strlen(st_options[i].name) == len &&
+		    strncasecmp(st_options[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+/* Write value token tok (len bytes; quoted: tok is inside the quotes) of
+ * option id as SQL: a size as bytes, an enum word as a string. */
+static void put_value(struct sbuf *b, int id, const char *tok, size_t len, int quoted)
+{
+	char v[128];
+	if (len < sizeof(v)) {
+		memcpy(v, tok, len);
+		v[len] = '\0';
+		if (st_options[id].type == ST_T_SIZE) {
+			int64_t bytes;
+			const char *why;
+			if (st_parse_size(v, &bytes, &why) == 0) {
+				sb_add(b, "%lld", (long long)bytes);
+				return;
+			}
+		} else if (st_options[id].type == ST_T_ENUM && !quoted) {
+			for (int k = 0; st_options[id].choices[k]; k++)
+				if (strcmp(st_options[id].choices[k], v) == 0) {
+					sb_add(b, "'%s'", v);
+					return;
+				}
+		}
+	}
+	sb_add(b, quoted ? "'%.*s'" : "%.*s", (int)len, tok);
+}
+
+int st_where_translate(const char *in, char *out, size_t n, char *err, size_t errn)
+{
+	/* state: 0 = nothing pending; 1 = after an option's name; 2 = after its
+	 * comparison operator; 3 = after IN; 4 = inside IN's list */
+	int state = 0, opt = -1;
+	struct sbuf b = { 0 };
+	const char *p = in;
+	while (*p) {
+		unsigned char c = (unsigned char)*p;
+		if (isspace(c)) {
+			sb_add(&b, "%c", c);
+			p++;
+			continue;
+		}
+		if (c == '\'') {
+			/* a string literal ('' is a quote inside it) */
+			const char *q = p + 1;
+			while (*q && !(q[0] == '\'' && q[1] != '\''))
+				q += q[0] == '\'' ? 2 : 1;
+			if ((state == 2 || state == 4) && opt >= 0)
+				put_value(&b, opt, p + 1, (size_t)(q - p - 1), 1);
+			else
+				sb_add(&b, "%.*s", (int)(q - p + (*q ? 1 : 0)), p);
+			p = *q ? q + 1 : q;
+			if (state == 2)
+				state = 0;
+			continue;
+		}
+		if (c == '"' || is_ident_start(c)) {
+			const char *s = p, *name = p;
+			size_t len;
+			if (c == '"') {
+				const char *q = strchr(p + 1, '"');
+				if (!q)
+					q = p + strlen(p);
+				name = p + 1;
+				len = (size_t)(q - name);
+				p = *q ? q + 1 : q;
+			} else {
+				while (isalnum((unsigned char)*p) || *p == '_')
+					p++;
+				len = (size_t)(p - s);
+			}
+			int id = sweep_option(name, len);
+			if (c != '"') {
+				/* a bare word: IN / NOT after a name, or a value after an operator */
+				if (state == 1 && len == 2 && strncasecmp(s, "IN", 2) == 0) {
+					sb_add(&b, "%.2s", s);
+					state = 3;
+					continue;
+				}
+				if (state == 1 && len == 3 && strncasecmp(s, "NOT", 3) == 0) {
+					sb_add(&b, "%.3s", s);
+					continue;
+				}
+				if ((state == 2 || state == 4) && opt >= 0) {
+					put_value(&b, opt, s, len, 0);
+					if (state == 2)
+						state = 0;
+					continue;
+				}
+			}
+			sb_add(&b, "%.*s", (int)(p - s), s);
+			state = id >= 0 ? 1 : 0;
+			opt = id >= 0 ? id : opt;
+			continue;
+		}
+		if (isdigit(c) || (c == '.' && isdigit((unsigned char)p[1]))) {
+			const char *s = p;
+			while (is_word((unsigned char)*p))
+				p++;
+			if ((state == 2 || state == 4) && opt >= 0)
+				put_value(&b, opt, s, (size_t)(p - s), 0);
+			else
+				sb_add(&b, "%.*s", (int)(p - s), s);
+			if (state != 4)
+				state = 0;
+			continue;
+		}
+		if (strchr("=<>!", c)) {
+			const char *s = p;
+			while (*p && strchr("=<>!", *p))
+				p++;
+			sb_add(&b, "%.*s", (int)(p - s), s);
+			state = state == 1 ? 2 : 0;
+			continue;
+		}
+		if (c == '(' && state == 3)
+			state = 4;
+		else if (c == ')' && state == 4)
+			state = 0;
+		else if (!(c == ',' && state == 4))
+			state = 0;
+		sb_add(&b, "%c", c);
+		p++;
+	}
+	int rc = 0;
+	if (b.oom || b.len >= n) {
+		snprintf(err, errn, "expression is too long");
+		rc = -1;
+	} else {
+		memcpy(out, b.p ? b.p : "", b.len + 1);
+	}
+	sb_release(&b);
+	return rc;
+}
+
+/* ---- the man page ---- */
+
+/* Text for roff: backslashes doubled, a leading . or ' made inert. */
+static void roff(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void man_option(FILE *out, const struct st_opt_def *d)
+{
+	fputs(".TP\n\\fB", out);
+	roff(out, "--");
+	roff(out, d->name);
+	fputs("\\fR", out);
+	if (d->arg) {
+		fputs(" \\fI", out);
+		roff(out, d->arg);
+		fputs("\\fR", out);
+	}
+	fputc('\n', out);
+	roff(out, d->help);
+	fputs(".\n", out);
+	if (d->flags & ST_OF_SWEEP)
+		fprintf(out, "Several values (separated by %c) sweep this dimension of the "
+			     "matrix.\n",
+			d->sep ? d->sep : ',');
+	else if (d->flags & ST_OF_LIST)
+		fputs("A comma list.\n", out);
+	if (d->type == ST_T_ENUM) {
+		fputs("Values: ", out);
+		for (int k = 0; d->choices[k]; k++) {
+			fputs(k ? ", " : "", out);
+			roff(out, d->choices[k]);
+		}
+		fputs(".\n", out);
+	} else if ((d->type == ST_T_SIZE || d->type == ST_T_COUNT || d->type == ST_T_DURATION) &&
+		   d->max > d->min) {
+		char lo[32], hi[32];
+		if (d->type == ST_T_SIZE) {
+			st_format_size(d->min, lo, sizeof(lo));
+			st_format_size(d->max, hi, sizeof(hi));
+		} else if (d->type == ST_T_DURATION) {
+			/* whole seconds read better than 6.048e+05s */
+			const int64_t sec = 1000000000;
+			st_format_duration(d->min, lo, sizeof(lo));
+			if (d->max % sec == 0)
+				snprintf(hi, sizeof(hi), "%llds", (long long)(d->max / sec));
+			else
+				st_format_duration(d->max, hi, sizeof(hi));
+		} else {
+			snprintf(lo, sizeof(lo), "%lld", (long long)d->min);
+			snprintf(hi, sizeof(hi), "%lld", (long long)d->max);
+		}
+		if (d->max == INT64_MAX)
+			fprintf(out, "%s or more", lo);
+		else
+			fprintf(out, "From %s to %s", lo, hi);
+		if (d->align) {
+			char al[32];
+			st_format_size(d->align, al, sizeof(al));
+			fprintf(out, ", a multiple of %s", al);
+		}
+		fputs(".\n", out);
+	}
+	if (d->flags & ST_OF_NO_PLAN)
+		fputs("Command line only (not a plan key).\n", out);
+	if (d->def && *d->def) {
+		fputs("Default: ", out);
+		roff(out, d->def);
+		fputs(".\n", out);
+	} else if (d->flags & ST_OF_NFS) {
+		fputs("Unset unless given: the engine's or the server's default applies, and the "
+		      "effective value is stored.\n",
+		      out);
+	}
+}
+
+void st_man_page(FILE *out, const char *version)
+{
+	fputs(".\\\" stcluster(1): generated by `stcluster --help-man` from the options table;\n"
+	      ".\\\" edit common/options.c and coordinator/analysis.c, not this file.\n",
+	      out);
+	fputs(".TH STCLUSTER 1 \"\" \"stcluster ", out);
+	roff(out, version);
+	fputs("\" \"User Commands\"\n", out);
+	fputs(".SH NAME\nstcluster \\- distributed NFS benchmark coordinator: sweep mount options on "
+	      "every client at once, keep every run in SQLite, and analyse them\n",
+	      out);
+	fputs(".SH SYNOPSIS\n.B mpirun\n[\\fB\\-np\\fR \\fIN\\fR | \\fB\\-hostfile\\fR \\fIFILE\\fR] "
+	      "\\fBstcluster\\fR [\\fIOPTIONS\\fR]\n",
+	      out);
+	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++) {
+		fputs(".br\n.B stcluster ", out);
+		roff(out, subcmds[i].name);
+		fputc('\n', out);
+		roff(out, subcmds[i].synopsis);
+		fputc('\n', out);
+	}
+	fputs(".br\n.B stcluster\n\\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR\n", out);
+	fputs(".SH DESCRIPTION\n"
+	      "One MPI job starts a worker on every NFS client host (and every server host). Rank 0 "
+	      "walks the matrix of combinations \\- the cartesian product of the comma lists of the "
+	      "sweep options \\- and for each one opens every phase (write, read, ...) on all client "
+	      "ranks at once, gathers every rank's bytes, times, latencies and errors, and stores "
+	      "the combination with the raw per-rank facts in one SQLite transaction.\n"
+	      ".PP\n"
+	      "Aggregate MB/s = all client bytes / (latest end \\- earliest start), on a common "
+	      "timeline; MB/s is 10^6 bytes per second. Sizes are binary (4k = 4096 bytes).\n"
+	      ".PP\n"
+	      "With no arguments at all, ./stcluster.conf is read as a plan (\\fIkey\\fR = "
+	      "\\fIv1\\fR,\\fIv2\\fR lines, the names of the options below). Bad input stops "
+	      "before any I/O with one line naming the option and the value, and exit status 2.\n",
+	      out);
+	fputs(".SH SUBCOMMANDS\n"
+	      "Every subcommand reads the store (\\fB\\-\\-db\\fR, default ./stcluster.db) "
+	      "read-only, needs no MPI, and prints \\fB\\-\\-format\\fR table (default), csv, "
+	      "json or markdown. \\fB\\-\\-phase\\fR is one of write, rewrite, read, reread, "
+	      "randread, randwrite.\n",
+	      out);
+	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++) {
+		fputs(".TP\n\\fBstcluster ", out);
+		roff(out, subcmds[i].name);
+		fputs("\\fR ", out);
+		roff(out, subcmds[i].synopsis);
+		fputc('\n', out);
+		roff(out, subcmds[i].text);
+		fputc('\n', out);
+	}
+	static const struct {
+		const char *title;
+		unsigned want, not;
+	} groups[] = {
+		{ "RUN OPTIONS", 0, ST_OF_SWEEP },
+		{ "SWEEP OPTIONS", ST_OF_SWEEP, ST_OF_NFS },
+		{ "NFS OPTIONS", ST_OF_NFS, 0 },
+	};
+	for (size_t g = 0; g < ST_ARRAY_LEN(groups); g++) {
+		fprintf(out, ".SH %s\n", groups[g].title);
+		if (g == 1)
+			fputs("Each is a dimension of the matrix and a column of the store's combo "
+			      "table.\n",
+			      out);
+		if (g == 2)
+			fputs("Names as in nfs(5); swept like the options above. The posix engine "
+			      "needs \\fB\\-\\-mount\\fR (and root) for them; the libnfs engine "
+			      "applies them itself. What was asked for and what was granted are both "
+			      "stored.\n",
+			      out);
+		for (int i = 0; i < ST_OPT_COUNT; i++) {
+			unsigned f = st_options[i].flags;
+			if ((groups[g].want && !(f & groups[g].want)) || (f & groups[g].not))
+				continue;
+			man_option(out, &st_options[i]);
+		}
+	}
+	fputs(".SH FILES\n"
+	      ".TP\n\\&./stcluster.conf\nThe plan read when stcluster runs with no arguments.\n"
+	      ".TP\n\\&./stcluster.db\nThe store: every run, host, combination, phase, rank and "
+	      "thread result; aggregates are views. The tables and views are described in "
+	      "sql/README.md; the named queries of compare, effects, history and report \\-\\-top "
+	      "are in sql/queries/ and run from the sqlite3 shell too.\n",
+	      out);
+	fputs(".SH EXIT STATUS\n0 on success; 1 when a run or a query failed; 2 for bad input "
+	      "(an unknown option or value, an unknown run id, a bad \\-\\-where column).\n",
+	      out);
+	fputs(".SH EXAMPLES\n.nf\n"
+	      "mpirun \\-hostfile nodes stcluster \\-\\-target /mnt/nfs/bench \\-\\-mount nfs1:/export \\e\n"
+	      "    \\-\\-rsize 64k,1m \\-\\-sync sync,async \\-\\-threads 1,4 \\-\\-iterations 3\n"
+	      "stcluster report \\-\\-phase read \\-\\-top 5\n"
+	      "stcluster effects\n"
+	      "stcluster compare last~1 last\n"
+	      "stcluster history \\-\\-where \"rsize=1m AND sync=async\" \\-\\-phase read\n"
+	      "stcluster report \\-\\-html report.html\n"
+	      "stcluster query \"SELECT phase, block, agg_mbps FROM result ORDER BY agg_mbps DESC\"\n"
+	      ".fi\n",
+	      out);
+	fputs(".SH SEE ALSO\nmpirun(1), nfs(5), mount(8), sqlite3(1)\n", out);
+}

@@ -1,0 +1,63 @@
+-- compare.sql - two runs side by side: every combination both ran (the
+-- same value of every sweep option), per phase, with the mean, sample
+-- standard deviation and count of each run's iterations.
+--
+-- Parameters:
+--   :run_a, :run_b  run ids (A is the reference, B is compared with it)
+--   :phase          one phase (NULL: every phase)
+-- In the sqlite3 shell:  .param set :run_a "'<id>'"  .param set :run_b "'<id>'"
+--                        .read sql/queries/compare.sql
+--
+-- Columns: every column of combo for A's combination (sweep options, NULL
+-- when unset, sizes in bytes), then
+--   config              the combination's options as one JSON array (the key)
+--   phase, phase_order
+--   a_n, a_mbps, a_sd, a_failed   A: iterations without error, their mean
+--                       aggregate MB/s and standard deviation, iterations with error
+--   b_n, b_mbps, b_sd, b_failed   the same for B
+--   change_pct          100 (b_mbps - a_mbps) / a_mbps
+-- `stcluster compare` adds the 95 % intervals, Welch's p and the verdict.
+--
+-- Every sweep option is listed in `config` below (tests/mpi/t_analysis.sh
+-- checks that none is missing).
+WITH k AS (
+	SELECT c.*,
+	       json_array("block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
+	                  "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
+	                  "nconnect", "ac", "actimeo", "iodepth", "mount-opts") AS config
+	FROM combo c
+	WHERE c.run_id IN (:run_a, :run_b)
+), x AS (
+	SELECT k.config, k.run_id, p.phase, p.phase_order,
+	       CASE WHEN p.status = 'ok' THEN s.agg_mbps END AS y
+	FROM k
+	JOIN phase_run p ON p.combo_id = k.combo_id
+	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
+	WHERE :phase IS NULL OR p.phase = :phase
+), g AS (
+	SELECT config, run_id, phase, phase_order,
+	       COUNT(y) AS n, COUNT(*) - COUNT(y) AS failed, AVG(y) AS mbps,
+	       CASE WHEN COUNT(y) > 1
+	            THEN sqrt(MAX(0.0, (TOTAL(y * y) - TOTAL(y) * TOTAL(y) / COUNT(y)) / (COUNT(y) - 1))) END AS sd
+	FROM x
+	GROUP BY config, run_id, phase
+), shared AS (
+	SELECT config FROM k WHERE run_id = :run_a
+	INTERSECT
+	SELECT config FROM k WHERE run_id = :run_b
+), a_combo AS (
+	-- A's first combination of each shared configuration, for its options
+	SELECT k.* FROM k JOIN shared USING (config)
+	WHERE k.run_id = :run_a AND k.seq = (SELECT MIN(seq) FROM k AS o WHERE o.run_id = :run_a AND o.config = k.config)
+), ph AS (
+	SELECT DISTINCT config, phase, phase_order FROM g JOIN shared USING (config)
+)
+SELECT o.*, ph.phase, ph.phase_order,
+       COALESCE(a.n, 0) AS a_n, a.mbps AS a_mbps, a.sd AS a_sd, COALESCE(a.failed, 0) AS a_failed,
+       COALESCE(b.n, 0) AS b_n, b.mbps AS b_mbps, b.sd AS b_sd, COALESCE(b.failed, 0) AS b_failed,
+       100.0 * (b.mbps - a.mbps) / NULLIF(a.mbps, 0) AS change_pct
+FROM ph
+JOIN a_combo o ON o.config = ph.config
+LEFT JOIN g a ON a.config = ph.config AND a.phase = ph.phase AND a.run_id = :run_a
+LEFT JOIN g b ON b.config = ph.config AND b.phase = ph.phase AND b.run_id = :run_b
+ORDER BY ph.phase_order, o.matrix_index

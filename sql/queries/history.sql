@@ -1,0 +1,80 @@
+-- history.sql - every configuration across all runs over time: per
+-- configuration (the same value of every sweep option), hosts and phase,
+-- one row per run, beside the pooled figures of the earlier runs of that
+-- configuration on the same hosts (same host names, same number of ranks).
+--
+-- Parameters:
+--   :phase  one phase (NULL: every phase)
+-- `stcluster history --where "rsize=1m AND sync='async'"` keeps the rows
+-- whose columns match; in the sqlite3 shell, filter the same way:
+--   SELECT * FROM (<this query>) WHERE rsize = 1048576 AND sync = 'async';
+--
+-- Columns: every sweep option (NULL when unset, sizes in bytes), then
+--   config              the options as one JSON array (the key)
+--   run_id, started_at, label, hosts (sorted, comma separated), ranks
+--   phase, phase_order
+--   n, mbps, sd_mbps    iterations without error, their mean aggregate
+--                       MB/s (10^6 bytes/s) and standard deviation
+--   failed              iterations with an error in this phase
+--   prev_runs           earlier runs of the configuration on these hosts
+--   prev_n, prev_mbps, prev_sd  their iterations pooled: count, mean, sd
+--   change_pct          100 (mbps - prev_mbps) / prev_mbps
+-- `stcluster history` adds the 95 % interval and the verdict (regression,
+-- improvement, within noise).
+--
+-- Every sweep option is listed in `config` and in the output below
+-- (tests/mpi/t_analysis.sh checks that none is missing).
+WITH hosts AS (
+	SELECT run_id, group_concat(hostname, ',') AS hosts
+	FROM (SELECT DISTINCT run_id, hostname FROM host ORDER BY run_id, hostname)
+	GROUP BY run_id
+), x AS (
+	SELECT c.*,
+	       json_array(c."block", c."size", c."threads", c."direct", c."fsync", c."reorder",
+	                  c."bind", c."data", c."vers", c."proto", c."rsize", c."wsize", c."sync",
+	                  c."hard", c."timeo", c."retrans", c."nconnect", c."ac", c."actimeo",
+	                  c."iodepth", c."mount-opts") AS config,
+	       r.started_at AS run_started_at, r.label, COALESCE(h.hosts, '') AS hosts, r.nranks AS ranks,
+	       p.phase, p.phase_order,
+	       CASE WHEN p.status = 'ok' THEN s.agg_mbps END AS y
+	FROM combo c
+	JOIN run r ON r.run_id = c.run_id
+	LEFT JOIN hosts h ON h.run_id = c.run_id
+	JOIN phase_run p ON p.combo_id = c.combo_id
+	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
+	WHERE :phase IS NULL OR p.phase = :phase
+), g AS (
+	-- one row per configuration, hosts, phase and run (the options are the
+	-- same in every row of a group: bare columns are well defined)
+	SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
+	       "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
+	       "nconnect", "ac", "actimeo", "iodepth", "mount-opts",
+	       config, run_id, run_started_at AS started_at, label, hosts, ranks, phase, phase_order,
+	       COUNT(y) AS n, AVG(y) AS mbps, TOTAL(y) AS s1, TOTAL(y * y) AS s2,
+	       COUNT(*) - COUNT(y) AS failed
+	FROM x
+	GROUP BY config, hosts, ranks, phase, run_id
+), w AS (
+	SELECT g.*,
+	       COUNT(*) OVER prev AS prev_runs,
+	       SUM(n) OVER prev AS prev_n,
+	       SUM(s1) OVER prev AS prev_s1,
+	       SUM(s2) OVER prev AS prev_s2
+	FROM g
+	WINDOW prev AS (PARTITION BY config, hosts, ranks, phase ORDER BY started_at, run_id
+	                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+)
+SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
+       "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
+       "nconnect", "ac", "actimeo", "iodepth", "mount-opts",
+       config, run_id, started_at, label, hosts, ranks, phase, phase_order,
+       n, mbps,
+       CASE WHEN n > 1 THEN sqrt(MAX(0.0, (s2 - s1 * s1 / n) / (n - 1))) END AS sd_mbps,
+       failed,
+       prev_runs,
+       COALESCE(prev_n, 0) AS prev_n,
+       prev_s1 / NULLIF(prev_n, 0) AS prev_mbps,
+       CASE WHEN prev_n > 1 THEN sqrt(MAX(0.0, (prev_s2 - prev_s1 * prev_s1 / prev_n) / (prev_n - 1))) END AS prev_sd,
+       100.0 * (mbps - prev_s1 / NULLIF(prev_n, 0)) / NULLIF(prev_s1 / NULLIF(prev_n, 0), 0) AS change_pct
+FROM w
+ORDER BY config, hosts, ranks, phase_order, started_at, run_id
