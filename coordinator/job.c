@@ -740,7 +740,15 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		size_t nsamples = 0;
 		const struct st_sample *samples = NULL;
 		if (j->sampler && j->roles[j->rank] == ST_ROLE_SERVER) {
+			/* the server rank's own facts: its sampling window and its CPU */
+			int64_t u0, s0, u1, s1, t0 = st_now_ns();
+			st_cpu_us(&u0, &s0);
 			samples = sample_until(j, &done, &nsamples);
+			st_cpu_us(&u1, &s1);
+			rr.start_ns = t0 - j->my_offset;
+			rr.end_ns = st_now_ns() - j->my_offset;
+			rr.cpu_user_us = u1 - u0;
+			rr.cpu_sys_us = s1 - s0;
 		} else {
 			MPI_Wait(&done, MPI_STATUS_IGNORE);
 		}

@@ -646,7 +646,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		sqlite3_bind_int64(q, 6, (sqlite3_int64)rr->bytes);
 		sqlite3_bind_int64(q, 7, (sqlite3_int64)rr->ops);
 		sqlite3_bind_int64(q, 8, rr->release_ns);
-		if (rr->nthreads) {
+		if (rr->nthreads || rr->role == ST_ROLE_SERVER) {
 			sqlite3_bind_int64(q, 9, rr->start_ns);
 			sqlite3_bind_int64(q, 10, rr->end_ns);
 		}

@@ -11,6 +11,7 @@
 #include "../common/util.h"
 
 #include <dirent.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ struct st_sampler {
 	struct counter net[MAX_DEV], disk[MAX_DEV];
 	int nnet, ndisk;
 	long hz;
+	pid_t nfsd[64];	    /* the NFS server's processes */
+	int nnfsd;
+	int64_t nfsd_scan_ns; /* when they were last looked for */
 };
 
 struct st_sampler *st_sampler_new(size_t max_points)
@@ -103,16 +107,18 @@ static struct counter *counter(struct counter *tab, int *n, const char *name)
 	return c;
 }
 
-/* Sum of utime+stime of the NFS server processes of this host. */
-static uint64_t nfsd_ticks(void)
+/* The NFS server processes of this host (ganesha.nfsd in our network
+ * namespace, or nfsd threads), found by scanning /proc: a few ms on a busy
+ * machine, so it is done once a second, not at every tick. */
+static int find_nfsd(pid_t *pids, int max)
 {
+	int n = 0;
 	struct stat me;
 	int have_ns = stat("/proc/self/ns/net", &me) == 0;
 	DIR *d = opendir("/proc");
-	uint64_t sum = 0;
 	if (!d)
 		return 0;
-	for (struct dirent *e; (e = readdir(d));) {
+	for (struct dirent *e; (e = readdir(d)) && n < max;) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		char path[64], buf[512];
@@ -138,13 +144,32 @@ static uint64_t nfsd_ticks(void)
 			if (stat(path, &ns) || ns.st_ino != me.st_ino)
 				continue;
 		}
-		/* fields after the command: state(3) ... utime(14) stime(15) */
-		unsigned long long ut = 0, stt = 0;
-		if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-			   &stt) == 2)
-			sum += ut + stt;
+		pids[n++] = (pid_t)atoi(e->d_name);
 	}
 	closedir(d);
+	return n;
+}
+
+/* Sum of utime+stime of those processes. */
+static uint64_t nfsd_ticks(const pid_t *pids, int n)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < n; i++) {
+		char path[64], buf[512];
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pids[i]);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[got] = '\0';
+		char *close = strrchr(buf, ')');
+		/* fields after the command: state(3) ... utime(14) stime(15) */
+		unsigned long long ut = 0, stt = 0;
+		if (close && sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				    &ut, &stt) == 2)
+			sum += ut + stt;
+	}
 	return sum;
 }
 
@@ -179,12 +204,18 @@ void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
 		fclose(f);
 	}
 
-	uint64_t nt = nfsd_ticks();
+	/* the interval's rate over the same processes as its start */
+	uint64_t nt = nfsd_ticks(s->nfsd, s->nnfsd);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (s->primed && dt > 0 && nt >= s->nfsd_ticks)
 		add(s, t, "nfsd_cpu_pct", "",
 		    100.0 * (double)(nt - s->nfsd_ticks) / (double)s->hz / dt / (double)(ncpu > 0 ? ncpu : 1));
 	s->nfsd_ticks = nt;
+	if (!s->nfsd_scan_ns || now - s->nfsd_scan_ns > 1000000000) {
+		s->nnfsd = find_nfsd(s->nfsd, (int)ST_ARRAY_LEN(s->nfsd));
+		s->nfsd_ticks = nfsd_ticks(s->nfsd, s->nnfsd);
+		s->nfsd_scan_ns = now;
+	}
 
 	f = fopen("/proc/net/dev", "r");
 	if (f) {

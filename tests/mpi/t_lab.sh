@@ -55,6 +55,8 @@ t_lab_rate_limited_link_is_the_ceiling() {
 	rx=$(q s.db "SELECT MAX(avg_value) FROM server_summary WHERE metric = 'net_rx_mbps' AND phase = 'write'")
 	awk -v r="$rx" -v c="$ceiling" 'BEGIN { exit !(r > 0.7 * c && r < 1.2 * c) }' || fail "server rx $rx MB/s" || return 1
 	expect_eq "$(q s.db "SELECT COUNT(DISTINCT metric) > 5 FROM sample")" 1 "sampled metrics" || return 1
+	# the server rank's own facts: its sampling window and the CPU it cost
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE role = 'server' AND (end_ns <= start_ns OR cpu_user_us + cpu_sys_us <= 0)")" 0 "server rank window and CPU" || return 1
 	# host facts of the lab hosts
 	expect_eq "$(q s.db "SELECT DISTINCT mtu FROM host WHERE hostname LIKE 'stt-%'")" 1500 "MTU of the lab link" || return 1
 	expect_eq "$(ls -A "$T/export")" "" "export left clean"
