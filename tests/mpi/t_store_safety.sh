@@ -4,13 +4,22 @@
 t_kill_rank0_during_commits() {
 	n=100
 	case "$ST" in *build-san*) n=20 ;; esac # the sanitizer build starts ~10x slower
+	# a store to begin with, so every kill below lands on a live store
+	$ST --engine null --block 4k --size 8k --phases write,read --db "$T/s.db" --quiet || return 1
 	i=0
 	while [ $i -lt $n ]; do
+		had=$(q s.db 'SELECT COUNT(*) FROM combo')
 		$ST --engine null --block 4k --size 8k --threads 1,2,3,4,5,6,7,8 --iterations 50 \
 			--phases write,read --db "$T/s.db" --quiet >/dev/null 2>&1 &
 		pid=$!
-		# kill at a different moment each time, most of them while committing
-		sleep "0.$(( (i * 37) % 5 + 2 ))$(( i % 10 ))"
+		# once it commits, kill it a different few ms later each time
+		k=0
+		while [ "$(q s.db 'SELECT COUNT(*) FROM combo')" = "$had" ] && [ $k -lt 400 ] &&
+			kill -0 $pid 2>/dev/null; do
+			sleep 0.05
+			k=$((k + 1))
+		done
+		sleep "0.0$(( (i * 37) % 10 ))"
 		kill -9 $pid 2>/dev/null
 		wait $pid 2>/dev/null
 		i=$((i + 1))
