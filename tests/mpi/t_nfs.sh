@@ -1,0 +1,348 @@
+# The libnfs engine against a real NFS server: each test starts its own
+# nfs-ganesha (tests/lab/ganesha.sh) exporting $T/export on 127.0.0.1, on
+# free ports in 12000-12999 (never a real NFS server's, and not another
+# test run's), and stops it however the test ends. The export directory is
+# the server's side of the files, so a test can look at what really reached
+# the server.
+
+GANESHA="$TOP/tests/lab/ganesha.sh"
+
+port_free() { ! ss -Htln "sport = :$1" 2>/dev/null | grep -q .; }
+
+# nfs_up: the server, or 77 (skip) when the machine cannot run one. Sets URL
+# (NFSv3, both ports fixed) and GANESHA_PID. The server goes when the
+# test's shell exits (each test runs in its own subshell).
+nfs_up() {
+	command -v ganesha.nfsd >/dev/null || { echo "nfs-ganesha is not installed"; return 77; }
+	[ "$(id -u)" = 0 ] || { echo "ganesha needs root (FSAL VFS, a private mount namespace)"; return 77; }
+	if ! $ST --engine libnfs --target nfs://h/x --dry-run --db "$T/probe.db" >/dev/null 2>"$T/probe.err"; then
+		if grep -q "not built" "$T/probe.err" && ! pkg-config --exists libnfs; then
+			echo "libnfs is not installed"; return 77
+		fi
+		fail "the libnfs engine is missing from $ST although libnfs is installed: $(cat "$T/probe.err")"
+		return 1
+	fi
+	mkdir -p "$T/export"
+	trap 'nfs_down' EXIT
+	trap 'nfs_down; exit 130' INT TERM
+	# a random free pair; another run may take it between the check and the
+	# bind, so a failed start tries another
+	for try in 1 2 3 4 5; do
+		NFS_PORT=$((12001 + 2 * ($(od -An -N2 -tu2 /dev/urandom) % 499)))
+		NFS_MNT_PORT=$((NFS_PORT - 1))
+		port_free $NFS_PORT && port_free $NFS_MNT_PORT || continue
+		GANESHA_NFS_PORT=$NFS_PORT GANESHA_MNT_PORT=$NFS_MNT_PORT \
+			bash "$GANESHA" start "$T/ganesha" "$T/export" 127.0.0.1 >"$T/ganesha.out" 2>&1 && break
+		grep -q "Address already in use" "$T/ganesha.out" || { cat "$T/ganesha.out"; return 1; }
+	done
+	[ -f "$T/ganesha/pids.info" ] || { cat "$T/ganesha.out"; return 1; }
+	URL=$(bash "$GANESHA" url "$T/ganesha" 3) || return 1
+	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
+	[ -n "$GANESHA_PID" ] || fail "no ganesha pid in $T/ganesha/pids.info"
+}
+
+nfs_down() {
+	# a server a test froze would ignore SIGTERM until SIGKILL
+	[ -z "${GANESHA_PID:-}" ] || kill -CONT "$GANESHA_PID" 2>/dev/null
+	bash "$GANESHA" stop "$T/ganesha" >/dev/null 2>&1
+}
+
+# ms since the epoch
+now_ms() { date +%s%3N; }
+
+# the export is empty: every file and directory the run made was removed through NFS
+export_clean() { expect_eq "$(ls -A "$T/export")" "" "export left clean"; }
+
+t_nfs_sweep_rsize_sync_all_phases() {
+	nfs_up || return $?
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --block 1m --size 4m --threads 2 \
+		--rsize 64k,2m --sync sync,async --phases write,rewrite,read,reread,randread,randwrite \
+		--verify on --db "$T/s.db" --quiet || fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM combo WHERE status = 'ok'")" 4 "combinations ok" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM rank_result')" $((4 * 6 * 2)) "rank rows" || return 1
+	# 2 ranks x 2 threads x 4 MiB in every phase of every combination
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_summary WHERE bytes = 2 * 2 * 4194304")" 24 "bytes per phase" || return 1
+	expect_eq "$(q s.db 'SELECT SUM(bad_blocks) FROM rank_result')" 0 "every byte read back matches" || return 1
+	# rsize: 64k as asked; 2m clamped to the server's (libnfs's) 1 MiB and stored so
+	expect_eq "$(q s.db "SELECT DISTINCT rsize || '>' || rsize_eff FROM combo ORDER BY rsize" | tr '\n' ' ')" \
+		"65536>65536 2097152>1048576 " "effective rsize" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT maximum FROM effective_option WHERE option IN ('rsize', 'wsize')")" \
+		1048576 "server maximum" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM effective_option WHERE option = 'rsize' AND requested = '2m' AND effective = '1m'")" \
+		4 "clamp recorded per rank" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT sync || '=' || sync_eff FROM combo ORDER BY sync" | tr '\n' ' ')" \
+		"async=async sync=sync " "effective sync" || return 1
+	# not asked: the defaults in force are stored as effective values
+	expect_eq "$(q s.db "SELECT DISTINCT vers_eff || ' ' || hard_eff || ' ' || timeo_eff || ' ' || retrans_eff || ' ' || iodepth_eff || ' ' || nconnect_eff FROM combo")" \
+		"3 hard 600 2 1 2" "defaults in force" || return 1
+	q s.db 'SELECT mount_options FROM combo LIMIT 1' | grep -q "nconnect=2 (one context per thread" ||
+		fail "nconnect reason missing: $(q s.db 'SELECT mount_options FROM combo LIMIT 1')" || return 1
+	export_clean
+}
+
+t_nfs_depth_and_connections() {
+	nfs_up || return $?
+	# a 1 MiB block in 64 KiB calls: 16 calls a block, 1 or 8 in flight, over 1 or 2
+	# connections a thread; write-behind must still end with every byte durable
+	$MPIRUN -np 1 $ST --engine libnfs --target "$URL" --block 1m --size 8m --threads 2 \
+		--wsize 64k --rsize 64k --iodepth 1,8 --nconnect 1,4 --sync async --fsync off \
+		--phases write,read,randwrite,randread --verify on --db "$T/s.db" --quiet || fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM combo WHERE status = 'ok'")" 4 "combinations ok" || return 1
+	expect_eq "$(q s.db 'SELECT SUM(bad_blocks) FROM rank_result')" 0 "verified" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_summary WHERE bytes = 2 * 8388608")" 16 "bytes" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT iodepth || '/' || nconnect || '>' || iodepth_eff || '/' || nconnect_eff FROM combo ORDER BY 1" | tr '\n' ' ')" \
+		"1/1>1/2 1/4>1/4 8/1>8/2 8/4>8/4 " "effective depth and connections" || return 1
+	export_clean
+}
+
+t_nfs_verify_detects_server_side_corruption() {
+	nfs_up || return $?
+	# positive: the pattern read back through NFS is the one written, also from another rank
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --block 256k --size 4m --reorder on \
+		--phases write,read,randread --verify on --db "$T/s.db" --quiet || fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) || ' ' || SUM(bad_blocks) || ' ' || MIN(bytes) FROM rank_result WHERE phase <> 'write'")" \
+		"4 0 4194304" "clean reads" || return 1
+	expect_eq "$(q s.db 'SELECT status FROM combo')" ok "combination ok" || return 1
+	# negative control: the first byte of the file is changed on the server's disk
+	# behind the server's back while the (slow, FILE_SYNC 4 KiB) write phase still
+	# runs; the read phase must see it
+	cat >corrupt.py <<'EOF'
+import glob, os, sys, time
+open("started", "w").close()
+while not os.path.exists("done"):
+    for f in glob.glob(sys.argv[1] + "/stcluster-*/r0.t0"):
+        try:
+            with open(f, "r+b") as fd:  # never creates: the run's cleanup stays clean
+                b = fd.read(1)
+                if b:
+                    fd.seek(0)
+                    fd.write(bytes([b[0] ^ 0xff]))
+                    open("flipped", "w").close()
+                    sys.exit(0)
+        except OSError:
+            pass
+    time.sleep(0.005)
+EOF
+	rm -f started done flipped
+	python3 corrupt.py "$T/export" &
+	cpid=$!
+	while [ ! -e started ]; do sleep 0.05; done
+	$ST --engine libnfs --target "$URL" --block 4k --size 2m --sync sync --phases write,read \
+		--verify on --deadline 60 --db "$T/bad.db" --quiet
+	rc=$?
+	touch done
+	wait $cpid
+	[ -e flipped ] || fail "the byte was never changed" || return 1
+	[ $rc = 0 ] || fail "the run with a corrupted file failed ($rc)" || return 1
+	expect_eq "$(q bad.db "SELECT bad_blocks >= 1, first_bad_offset FROM rank_result WHERE phase = 'read'")" \
+		"1|0" "the changed block is found" || return 1
+	expect_eq "$(q bad.db 'SELECT status FROM combo')" error "combination status"
+}
+
+t_nfs_v4_reads_run_writes_skipped() {
+	nfs_up || return $?
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --block 1m --size 4m --threads 2 \
+		--vers 3,4,4.1 --phases write,read,randread --verify on --db "$T/s.db" --quiet ||
+		fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT vers || ' ' || status FROM combo ORDER BY vers" | tr '\n' ' ')" \
+		"3 ok 4 ok 4.1 skipped " "combinations" || return 1
+	q s.db "SELECT message FROM combo WHERE vers = '4.1'" | grep -q "NFSv4.0 only" ||
+		fail "4.1 reason: $(q s.db "SELECT message FROM combo WHERE vers = '4.1'")" || return 1
+	expect_eq "$(q s.db "SELECT p.phase || ' ' || p.status FROM phase_run p JOIN combo c USING (combo_id) WHERE c.vers = '4' ORDER BY p.phase_order" | tr '\n' ' ')" \
+		"write skipped read ok randread ok " "v4 phases" || return 1
+	q s.db "SELECT p.message FROM phase_run p JOIN combo c USING (combo_id) WHERE c.vers = '4' AND p.phase = 'write'" |
+		grep -q "cannot write over NFSv4" || fail "v4 write reason missing" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result r JOIN combo c USING (combo_id) WHERE c.vers = '4' AND r.bytes = 2 * 4194304 AND r.bad_blocks = 0")" \
+		4 "v4 reads: bytes, verified" || return 1
+	expect_eq "$(q s.db "SELECT vers_eff FROM combo WHERE vers = '4'")" 4 "effective vers" || return 1
+	# vers not given: the URL's version= decides, and is stored as in force
+	url4=$(echo "$URL" | sed 's/version=3/version=4/')
+	$ST --engine libnfs --target "$url4" --block 1m --size 2m --phases write,read --db "$T/u4.db" --quiet ||
+		fail "version=4 URL run failed" || return 1
+	expect_eq "$(q u4.db "SELECT status || ' ' || IFNULL(vers, '-') || ' ' || vers_eff FROM combo")" "ok - 4" "URL version" || return 1
+	q u4.db "SELECT message FROM phase_run WHERE phase = 'write'" | grep -q "^vers=4 (the URL's version)" ||
+		fail "URL version reason: $(q u4.db "SELECT message FROM phase_run WHERE phase = 'write'")" || return 1
+	export_clean
+}
+
+t_nfs_unsupported_options_skipped() {
+	nfs_up || return $?
+	$ST --engine libnfs --target "$URL" --block 1m --size 1m --proto tcp,udp --phases write,read \
+		--db "$T/s.db" --quiet || fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT proto || ' ' || status || ' ' || IFNULL(message, '') FROM combo ORDER BY proto" | tr '\n' '|')" \
+		"tcp ok |udp skipped proto=udp: the libnfs engine speaks TCP only|" "proto" || return 1
+	$ST --engine libnfs --target "$URL" --block 1m --size 1m --ac noac --db "$T/ac.db" --quiet || return 1
+	q ac.db "SELECT status || ': ' || message FROM combo" | grep -q "^skipped: noac: .*no attribute cache" ||
+		fail "ac: $(q ac.db "SELECT status || ': ' || message FROM combo")" || return 1
+	export_clean
+}
+
+t_nfs_bad_targets() {
+	nfs_up || return $?
+	bad=0
+	# nfs_bad WANT ARGS...: exit 2, one line naming the problem, no store
+	nfs_bad() {
+		want="$1"
+		shift
+		$ST --engine libnfs --db "$T/none.db" "$@" >out 2>err
+		rc=$?
+		if [ $rc != 2 ] || [ "$(grep -c . err)" != 1 ] || ! grep -qF -- "$want" err || [ -e "$T/none.db" ]; then
+			echo "    case: $*: exit $rc, want '$want', got: $(cat err)" >&2
+			bad=$((bad + 1))
+		fi
+	}
+	base="nfs://127.0.0.1"
+	ports="nfsport=$NFS_PORT&mountport=$NFS_MNT_PORT"
+	nfs_bad "--target: 'http://127.0.0.1/export' is not an nfs:// URL" --target http://127.0.0.1/export
+	nfs_bad "--target: 'nfs://' has no server" --target nfs://
+	nfs_bad "--target: 'nfs:///export' has no server" --target nfs:///export
+	nfs_bad "--target: 'nfs://127.0.0.1' has no export path" --target nfs://127.0.0.1
+	nfs_bad "has a port in the server part" --target "nfs://127.0.0.1:$NFS_PORT/export"
+	nfs_bad "version must be 3 or 4, not '5'" --target "$base/export?version=5&$ports"
+	nfs_bad "nfsport must be a port number (1-65535), not 'abc'" --target "$base/export?nfsport=abc"
+	nfs_bad "has an unknown parameter 'bogus'" --target "$base/export?$ports&bogus=1"
+	nfs_bad "ends with '&'" --target "$base/export?$ports&"
+	nfs_bad "sets autoreconnect: --hard decides it" --target "$base/export?$ports&autoreconnect=3"
+	nfs_bad "cannot mount export '/nope'" --target "$base/nope?$ports"
+	nfs_bad "directory '/missing' in export '/export': does not exist" --target "$base/export/missing?$ports"
+	echo data >"$T/export/file"
+	nfs_bad "'/file' in export '/export' is not a directory" --target "$base/export/file?$ports"
+	rm -f "$T/export/file"
+	nfs_bad "directory '/export' is not writable" --target "$base/export?$ports&uid=65534&gid=65534"
+	nfs_bad "cannot connect to 127.0.0.1" --target "$base/export?nfsport=1&mountport=1"
+	nfs_bad "--rsize: '0' is out of range" --target "$URL" --rsize 0
+	nfs_bad "--wsize: '6k' is not a multiple of 4k" --target "$URL" --wsize 6k
+	nfs_bad "--sync: unknown value 'often' (one of: sync, async)" --target "$URL" --sync often
+	nfs_bad "--hard: unknown value 'firm'" --target "$URL" --hard firm
+	# a server that takes the connection and never answers: told within the 10 s cap
+	cat >mute.py <<'EOF'
+import os, socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write("%d %d\n" % (os.getpid(), s.getsockname()[1]))
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+held = []
+while True:
+    held.append(s.accept()[0])
+EOF
+	python3 mute.py mute.pid &
+	while [ ! -s mute.pid ]; do sleep 0.05; done
+	read -r mpid mport <mute.pid
+	t0=$(now_ms)
+	nfs_bad "server 127.0.0.1 did not answer within 10 s" --target "$base/export?nfsport=$mport&mountport=$mport"
+	took=$(($(now_ms) - t0))
+	kill "$mpid"
+	[ $took -lt 16000 ] || fail "the silent server took $took ms to report" || return 1
+	[ $bad = 0 ] || fail "$bad bad targets were not refused cleanly" || return 1
+	export_clean
+}
+
+# nfs_freeze_when_written FILE-GLOB: SIGSTOP the server once a file under the
+# export holds 1 MiB (the write phase is well under way); in the background
+nfs_freeze_when_written() {
+	(
+		while :; do
+			for f in $1; do
+				[ -f "$f" ] && [ "$(stat -c %s "$f")" -ge 1048576 ] &&
+					{ kill -STOP "$GANESHA_PID"; now_ms >frozen; exit 0; }
+			done
+			sleep 0.01
+		done
+	) &
+}
+
+t_nfs_soft_and_hard_end_by_the_deadline() {
+	nfs_up || return $?
+	# soft, timeo 1 s, retrans 1: a call fails 1 + 2 s after the server stops answering
+	nfs_freeze_when_written "$T/export/stcluster-*/r0.t0"
+	fpid=$!
+	t0=$(now_ms)
+	$ST --engine libnfs --target "$URL" --block 64k --size 1g --sync sync --phases write \
+		--hard soft --timeo 10 --retrans 1 --deadline 30 --db "$T/soft.db" --quiet >out 2>&1
+	rc=$?
+	took=$(($(now_ms) - t0))
+	wait $fpid
+	kill -CONT "$GANESHA_PID"
+	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	expect_eq "$(q soft.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "soft error" || return 1
+	# after the freeze: the write fails after 3 s, then unlink and the run
+	# directory's removal give up after 3 s each; MPI and the server add some
+	after=$(($(now_ms) - $(cat frozen)))
+	[ $after -lt 20000 ] || fail "soft: the run ended $after ms after the freeze" || return 1
+	end=$(q soft.db "SELECT (end_ns - start_ns) / 1000000 FROM rank_result")
+	frz=$(($(cat frozen) - t0))
+	[ "$end" -lt $((frz + 3000 + 2500)) ] || fail "soft: phase took $end ms (frozen after $frz ms)" || return 1
+	# FILE_SYNC: every byte counted was stable on the server before it froze, and
+	# at most the one call in flight more (the unlink failed, so the file is
+	# still there to look at)
+	f=$(ls "$T"/export/stcluster-*/r0.t0)
+	size=$(stat -c %s "$f")
+	bytes=$(q soft.db "SELECT bytes FROM rank_result")
+	[ "$bytes" -gt 0 ] && [ "$size" -ge "$bytes" ] && [ "$size" -le $((bytes + 65536)) ] ||
+		fail "server has $size bytes, the run counted $bytes" || return 1
+	rm -rf "$T"/export/stcluster-*
+
+	# hard: no call outlives --deadline (3 s), even with the server gone
+	rm -f frozen
+	nfs_freeze_when_written "$T/export/stcluster-*/r0.t0"
+	fpid=$!
+	t0=$(now_ms)
+	$ST --engine libnfs --target "$URL" --block 1m --size 1g --sync async --iodepth 4 \
+		--phases write --deadline 3 --db "$T/hard.db" --quiet >out 2>&1
+	rc=$?
+	took=$(($(now_ms) - t0))
+	wait $fpid
+	kill -CONT "$GANESHA_PID"
+	[ $rc = 0 ] || fail "hard run: exit $rc: $(cat out)" || return 1
+	expect_eq "$(q hard.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "hard error" || return 1
+	end=$(q hard.db "SELECT (end_ns - start_ns) / 1000000 FROM rank_result")
+	[ "$end" -lt 4500 ] || fail "hard: the phase took $end ms with --deadline 3" || return 1
+	# phase 3 s, unlink 3 s, the run directory's mount 3 s
+	[ $took -lt 25000 ] || fail "hard: the run took $took ms" || return 1
+	rm -rf "$T"/export/stcluster-*
+}
+
+# nfs_restart_when_written: once the run's file has data, stop the server and
+# start it again on the same ports (a new boot: a new write verifier); in the
+# background
+nfs_restart_when_written() {
+	(
+		while ! ls "$T"/export/stcluster-*/r0.t0 >/dev/null 2>&1; do sleep 0.02; done
+		sleep 0.3
+		bash "$GANESHA" stop "$T/ganesha" >/dev/null 2>&1
+		sleep 1
+		GANESHA_NFS_PORT=$NFS_PORT GANESHA_MNT_PORT=$NFS_MNT_PORT \
+			bash "$GANESHA" start "$T/ganesha" "$T/export" 127.0.0.1 >"$T/restart.out" 2>&1
+		echo $? >restarted
+	) &
+}
+
+t_nfs_hard_rides_out_a_server_restart() {
+	nfs_up || return $?
+	# FILE_SYNC writes lose nothing: hard reconnects, resends, and the run succeeds
+	nfs_restart_when_written
+	rpid=$!
+	$ST --engine libnfs --target "$URL" --block 1m --size 512m --sync sync --phases write,read \
+		--verify on --deadline 30 --db "$T/sync.db" --quiet >out 2>&1 || fail "sync run: $(cat out)" || return 1
+	wait $rpid
+	expect_eq "$(cat restarted)" 0 "server restarted" || { cat restart.out; return 1; }
+	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
+	expect_eq "$(q sync.db "SELECT status FROM combo")" ok "sync: combination" || return 1
+	expect_eq "$(q sync.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 536870912 AND bad_blocks = 0")" 2 "sync: all bytes, verified" || return 1
+	export_clean || return 1
+	# UNSTABLE writes die with the server: the verifier changes before COMMIT -> EIO
+	rm -f restarted
+	nfs_restart_when_written
+	rpid=$!
+	$ST --engine libnfs --target "$URL" --block 1m --size 2g --sync async --phases write \
+		--deadline 30 --db "$T/async.db" --quiet >out 2>&1 || fail "async run: $(cat out)" || return 1
+	wait $rpid
+	expect_eq "$(cat restarted)" 0 "server restarted" || { cat restart.out; return 1; }
+	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
+	expect_eq "$(q async.db "SELECT errno_name FROM rank_result")" EIO "async: lost unstable writes reported" || return 1
+	expect_eq "$(q async.db "SELECT status FROM combo")" error "async: combination" || return 1
+	export_clean
+}
