@@ -75,6 +75,14 @@ struct st_engine {
 	int (*fsync)(void *ts, void *fh);
 	int (*close)(void *ts, void *fh);
 
+	/* Optional (NULL: none). Start reading [off, off+len) now, so that with
+	 * --iodepth N a thread keeps N calls in flight across blocks: the worker
+	 * announces the blocks it will read next (in its order, sequential or
+	 * random), and a later pread of exactly that range takes the data. 0,
+	 * -EAGAIN when the engine has no room now (the block is then simply read
+	 * when its turn comes), or -errno. close() discards what was not taken. */
+	int (*prefetch)(void *ts, void *fh, size_t len, uint64_t off);
+
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);
 	int (*rmdir)(void *rank_state, const char *path);

@@ -7,6 +7,11 @@
  * is known in advance: ops x delay. --null-error ERRNO with
  * --null-error-at N makes the Nth call of each thread (counted over the
  * thread's life in the combination) fail with that errno.
+ *
+ * Reads ahead as an engine with a queue would: a prefetched block's call
+ * starts when it is announced and ends one delay later, so with --iodepth N
+ * the worker keeps N calls in flight and reads go N times as fast (the
+ * oracle of the worker's read-ahead).
  */
 #include "engine.h"
 
@@ -22,11 +27,18 @@ struct null_rank {
 	int64_t err_at;	  /* index of the failing call */
 };
 
+#define NULL_RA 256 /* read-ahead slots: iodepth is at most 256 */
+
 struct null_thread {
 	const struct null_rank *r;
 	int64_t calls;	      /* calls made so far */
 	struct timespec next; /* when the next call may end (CLOCK_MONOTONIC) */
 	int have_next;	      /* schedule started (reset at open) */
+	struct {
+		uint64_t off;	 /* block announced */
+		int64_t done_ns; /* when its call ends, CLOCK_MONOTONIC ns */
+		int used;
+	} ra[NULL_RA];
 };
 
 static int null_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
@@ -76,6 +88,8 @@ static int null_open(void *ts, const char *path, unsigned flags, void **fh, int 
 	(void)path;
 	struct null_thread *t = ts;
 	t->have_next = 0;
+	for (int i = 0; i < NULL_RA; i++)
+		t->ra[i].used = 0;
 	*direct = (flags & ST_OPEN_DIRECT) != 0;
 	*fh = t;
 	return 0;
@@ -108,11 +122,48 @@ static ssize_t null_pwrite(void *ts, void *fh, const void *buf, size_t len, uint
 	return null_call(ts, len);
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int null_prefetch(void *ts, void *fh, size_t len, uint64_t off)
+{
+	(void)fh;
+	(void)len;
+	struct null_thread *t = ts;
+	for (int i = 0; i < NULL_RA; i++)
+		if (!t->ra[i].used) {
+			t->ra[i].used = 1;
+			t->ra[i].off = off;
+			t->ra[i].done_ns = mono_ns() + t->r->delay_ns;
+			return 0;
+		}
+	return -EAGAIN;
+}
+
 static ssize_t null_pread(void *ts, void *fh, void *buf, size_t len, uint64_t off)
 {
 	(void)fh;
 	(void)buf;
-	(void)off;
+	struct null_thread *t = ts;
+	for (int i = 0; i < NULL_RA; i++) {
+		if (!t->ra[i].used || t->ra[i].off != off)
+			continue;
+		t->ra[i].used = 0;
+		struct timespec until = { t->ra[i].done_ns / 1000000000, t->ra[i].done_ns % 1000000000 };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+			;
+		/* the schedule of unannounced calls continues from here */
+		clock_gettime(CLOCK_MONOTONIC, &t->next);
+		t->have_next = 1;
+		int64_t k = t->calls++;
+		if (t->r->err && k == t->r->err_at)
+			return -t->r->err;
+		return (ssize_t)len;
+	}
 	return null_call(ts, len);
 }
 
@@ -143,6 +194,7 @@ const struct st_engine st_engine_null = {
 	.pread = null_pread,
 	.fsync = null_fh_op,
 	.close = null_fh_op,
+	.prefetch = null_prefetch,
 	.mkdir = null_path_op,
 	.rmdir = null_path_op,
 	.unlink = null_path_op,

@@ -171,6 +171,16 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 				     ((uint64_t)w->a.rank << 32) ^ ((uint64_t)t->index << 16) ^
 				     (uint64_t)phase);
 
+	/* --iodepth N on reads: announce the next N-1 blocks of this order to an
+	 * engine that can read ahead; the ring holds them until their turn */
+	int64_t depth = c->v[ST_OPT_IODEPTH] == ST_UNSET ? 1 : c->v[ST_OPT_IODEPTH];
+	int ahead = !write && depth > 1 && w->e->prefetch;
+	struct {
+		uint64_t blk[256];
+		unsigned head, n;
+	} ring = { { 0 }, 0, 0 };
+	uint64_t generated = 0;
+
 	int64_t start = st_now_ns();
 	void *fh = NULL;
 	int direct = 0;
@@ -183,7 +193,24 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		r->flags |= ST_TF_DIRECT_FALLBACK;
 
 	for (uint64_t k = 0; k < nblocks; k++) {
-		uint64_t blk = random ? st_perm_next(&perm) : k;
+		uint64_t blk;
+		if (ahead) {
+			while (ring.n < (unsigned)depth && generated < nblocks) {
+				uint64_t b = random ? st_perm_next(&perm) : generated;
+				generated++;
+				ring.blk[(ring.head + ring.n++) % 256] = b;
+				if (ring.n > 1 && w->e->prefetch(t->ts, fh, (size_t)w->block,
+								 b * (uint64_t)w->block) < 0) {
+					/* no room now: the rest is read when its turn comes */
+					break;
+				}
+			}
+			blk = ring.blk[ring.head];
+			ring.head = (ring.head + 1) % 256;
+			ring.n--;
+		} else {
+			blk = random ? st_perm_next(&perm) : k;
+		}
 		uint64_t off = blk * (uint64_t)w->block;
 		int64_t t0 = st_now_ns();
 		if (!layout && t0 > w->deadline_ns) {

@@ -40,3 +40,19 @@ t_null_engine_uneven_clients() {
 	within "$a" 8.192 5 "aggregate at 400k" || return 1
 	within "$b" 8.192 5 "aggregate at 1200k"
 }
+
+t_iodepth_keeps_reads_in_flight() {
+	# every call takes 2 ms; with --iodepth 8 the worker announces the next 7
+	# blocks (sequential and random order alike) and 8 calls are in flight:
+	# 100 reads take ~100/8 + 1 delays instead of 100
+	$ST --engine null --null-delay 2ms --block 4k --size 400k --iodepth 1,8 \
+		--phases write,read,randread --db "$T/s.db" --quiet || return 1
+	for phase in read randread; do
+		one=$(q s.db "SELECT agg_mbps FROM result WHERE iodepth = 1 AND phase = '$phase'")
+		eight=$(q s.db "SELECT agg_mbps FROM result WHERE iodepth = 8 AND phase = '$phase'")
+		within "$one" 2.048 5 "$phase at depth 1" || return 1
+		awk -v a="$eight" -v b="$one" 'BEGIN { r = a / b; exit !(r > 6 && r < 8.2) }' ||
+			fail "$phase: depth 8 gave $eight MB/s against $one at depth 1" || return 1
+	done
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE errno <> 0")" 0 "errors"
+}
