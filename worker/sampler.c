@@ -107,6 +107,20 @@ static struct counter *counter(struct counter *tab, int *n, const char *name)
 	return c;
 }
 
+/* /proc/PID/stat of pid into buf (n bytes); 0, or -1 when it is gone. */
+static int read_proc_stat(long pid, char *buf, size_t n)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t got = fread(buf, 1, n - 1, f);
+	fclose(f);
+	buf[got] = '\0';
+	return 0;
+}
+
 /* The NFS server processes of this host (ganesha.nfsd in our network
  * namespace, or nfsd threads), found by scanning /proc: a few ms on a busy
  * machine, so it is done once a second, not at every tick. */
@@ -122,13 +136,8 @@ static int find_nfsd(pid_t *pids, int max)
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		char path[64], buf[512];
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
+		if (read_proc_stat(atol(e->d_name), buf, sizeof(buf)))
 			continue;
-		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[got] = '\0';
 		char *open = strchr(buf, '('), *close = strrchr(buf, ')');
 		if (!open || !close)
 			continue;
@@ -155,14 +164,9 @@ static uint64_t nfsd_ticks(const pid_t *pids, int n)
 {
 	uint64_t sum = 0;
 	for (int i = 0; i < n; i++) {
-		char path[64], buf[512];
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pids[i]);
-		FILE *f = fopen(path, "r");
-		if (!f)
+		char buf[512];
+		if (read_proc_stat(pids[i], buf, sizeof(buf)))
 			continue;
-		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[got] = '\0';
 		char *close = strrchr(buf, ')');
 		/* fields after the command: state(3) ... utime(14) stime(15) */
 		unsigned long long ut = 0, stt = 0;
