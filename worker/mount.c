@@ -912,6 +912,18 @@ static int do_umount(const char *canon, char *msg, size_t n)
 	return run_tool("umount", argv, msg, n);
 }
 
+/* 1 when canon is a mount point, 0 when not, or -errno (the entry is big:
+ * it lives on the heap, not on a thread's stack). */
+static int is_mounted(const char *canon, char *msg, size_t n)
+{
+	struct st_mountinfo_entry *cur = malloc(sizeof(*cur));
+	if (!cur)
+		return -ENOMEM;
+	int mounted = mounted_at(canon, cur, msg, n);
+	free(cur);
+	return mounted;
+}
+
 int st_mount_apply(const char *source, const char *fstype, const char *options,
 		   const char *target, int remount_only, char *msg, size_t n)
 {
@@ -928,11 +940,7 @@ int st_mount_apply(const char *source, const char *fstype, const char *options,
 	}
 	if ((rc = need_root("mount", msg, n)))
 		return rc;
-	struct st_mountinfo_entry *cur = malloc(sizeof(*cur));
-	if (!cur)
-		return -ENOMEM;
-	int mounted = mounted_at(canon, cur, msg, n);
-	free(cur);
+	int mounted = is_mounted(canon, msg, n);
 	if (mounted < 0)
 		return mounted;
 
@@ -977,11 +985,7 @@ int st_umount(const char *target, char *msg, size_t n)
 		return rc;
 	if ((rc = need_root("umount", msg, n)))
 		return rc;
-	struct st_mountinfo_entry *cur = malloc(sizeof(*cur));
-	if (!cur)
-		return -ENOMEM;
-	int mounted = mounted_at(canon, cur, msg, n);
-	free(cur);
+	int mounted = is_mounted(canon, msg, n);
 	if (mounted < 0)
 		return mounted;
 	if (!mounted) {
