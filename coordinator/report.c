@@ -300,10 +300,14 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "s.clients, s.errors, %s"
 		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' THEN c.message END, "
 		 "CASE WHEN p.skew_ns > 0.01 * s.span_ns THEN 'barrier skew ' || "
-		 "ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END) AS note "
+		 "ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END, "
+		 "CASE WHEN k.rtt_ns / 2 > 0.01 * s.span_ns THEN 'clock offsets uncertain by ' || "
+		 "ROUND(50.0 * k.rtt_ns / s.span_ns, 1) || '%% of the phase' END) AS note "
 		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
 		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
 		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
+		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k "
+		 "ON k.run_id = c.run_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
 		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "",
