@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ST_VERSION
@@ -95,6 +96,23 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
 	return 0;
 }
 
+/* BEGIN IMMEDIATE, tried again while another run has the store: SQLite
+ * answers BUSY without its busy handler in states that could deadlock
+ * (seen with several runs opening and closing one store at once). */
+static int begin(sqlite3 *db, char *err, size_t n)
+{
+	int64_t give_up = st_now_ns() + 30000000000LL;
+	for (;;) {
+		if (!exec(db, "BEGIN IMMEDIATE", err, n))
+			return 0;
+		int code = sqlite3_extended_errcode(db) & 0xff;
+		if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || st_now_ns() > give_up)
+			return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -code : -1;
+		struct timespec ts = { 0, 10000000 + (st_now_ns() % 20000000) };
+		nanosleep(&ts, NULL);
+	}
+}
+
 static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *st;
@@ -148,8 +166,9 @@ static const char *const view_names[] = { "verdict", "server_summary", "result",
 static int migrate(sqlite3 *db, char *err, size_t n)
 {
 	int64_t v = 0, tables = 0;
-	if (exec(db, "BEGIN IMMEDIATE", err, n))
-		return -1;
+	int rc = begin(db, err, n);
+	if (rc)
+		return rc;
 	if (query_int(db, "PRAGMA user_version", &v) ||
 	    query_int(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'", &tables)) {
 		fail(err, n, "store: %s", sqlite3_errmsg(db));
@@ -187,9 +206,11 @@ static int migrate(sqlite3 *db, char *err, size_t n)
 	if (exec(db, sql, err, n) || exec(db, "COMMIT", err, n))
 		goto rollback;
 	return 0;
-rollback:
+rollback:;
+	/* the failing statement's code, before ROLLBACK resets it: BUSY is retried */
+	int code = sqlite3_extended_errcode(db) & 0xff;
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -code : -1;
 }
 
 static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t n)
@@ -315,11 +336,25 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 		return s;
 	}
 	/* WAL: readers never block the writer; FULL: a committed combination
-	 * survives a power cut, not only a crash */
-	if (exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-			"PRAGMA foreign_keys = ON",
-		 err, n) ||
-	    migrate(s->db, err, n) || prepare_all(s, err, n))
+	 * survives a power cut, not only a crash. Changing the journal mode
+	 * needs the store to itself for a moment, and SQLite answers BUSY at
+	 * once (no busy handler) when another run holds it in a way that could
+	 * deadlock: try again for as long as the busy timeout. */
+	int64_t give_up = st_now_ns() + 30000000000LL;
+	for (;;) {
+		int rc = exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+				     "PRAGMA foreign_keys = ON",
+			      err, n)
+				 ? -(sqlite3_extended_errcode(s->db) & 0xff)
+				 : migrate(s->db, err, n);
+		if (!rc)
+			break;
+		if ((rc != -SQLITE_BUSY && rc != -SQLITE_LOCKED) || st_now_ns() > give_up)
+			goto fail_close;
+		struct timespec ts = { 0, 20000000 + (st_now_ns() % 30000000) };
+		nanosleep(&ts, NULL);
+	}
+	if (prepare_all(s, err, n))
 		goto fail_close;
 	return s;
 fail_close:
@@ -398,7 +433,7 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 	fclose(mf);
 
 	sqlite3_stmt *st = NULL;
-	if (exec(s->db, "BEGIN IMMEDIATE", err, n))
+	if (begin(s->db, err, n))
 		goto out;
 	if (r->resume) {
 		/* the run row is the first part's; it is running again */
@@ -747,7 +782,7 @@ int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *er
 	char t0[40], t1[40];
 	iso(c->started_wall_ns, t0, sizeof(t0));
 	iso(c->finished_wall_ns, t1, sizeof(t1));
-	if (exec(s->db, "BEGIN IMMEDIATE", err, n))
+	if (begin(s->db, err, n))
 		return -1;
 	sqlite3_stmt *q = s->ins_combo;
 	bind_text(q, 1, c->run_id);

@@ -6,7 +6,10 @@
 #include "../../coordinator/store.h"
 #include "unit.h"
 
+#include "../../common/util.h"
+
 #include <fcntl.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,7 +235,48 @@ static void aggregates_by_hand(void)
 	st_store_close(s);
 }
 
+struct holder {
+	sqlite3 *db;
+	int ms;
+};
+
+static void *release_later(void *arg)
+{
+	struct holder *h = arg;
+	usleep((useconds_t)h->ms * 1000);
+	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	return NULL;
+}
+
+/* Another run holds the store (a read transaction in rollback-journal mode,
+ * as a run that is closing leaves it) while this one opens it: switching to
+ * WAL gets SQLITE_BUSY at once, without the busy handler; the open must wait
+ * and succeed, not fail with "database is locked". */
+static void open_waits_for_a_busy_store(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/busy.db", unit_tmpdir());
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	st_store_close(s); /* leaves it in rollback-journal mode */
+	struct holder h = { NULL, 300 };
+	CHECK(sqlite3_open(path, &h.db) == SQLITE_OK);
+	CHECK(sqlite3_exec(h.db, "BEGIN; SELECT COUNT(*) FROM run;", NULL, NULL, NULL) == SQLITE_OK);
+	pthread_t t;
+	pthread_create(&t, NULL, release_later, &h);
+	int64_t t0 = st_now_ns();
+	s = st_store_open(path, 0, err, sizeof(err));
+	if (!s)
+		fprintf(stderr, "    open failed: %s\n", err);
+	CHECK(s != NULL);
+	CHECK(st_now_ns() - t0 >= 250000000); /* it waited for the other run */
+	pthread_join(t, NULL);
+	st_store_close(s);
+	sqlite3_close(h.db);
+}
+
 const struct unit_test unit_store[] = {
+	{ "store: opening waits for another run holding the store", open_waits_for_a_busy_store },
 	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
 	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
 	{ "store: aggregate, first-done, fairness, Jain, IOPS by hand", aggregates_by_hand },
