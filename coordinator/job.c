@@ -57,6 +57,7 @@ struct job {
 	int64_t *offsets, *rtts;    /* rank 0: per rank */
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
 	struct st_sampler *sampler; /* server ranks: /proc sampling during phases */
+	int nservers;		    /* ranks with the server role */
 	MPI_Comm host_comm;	    /* the ranks of this host (MPI_COMM_NULL before) */
 	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */
@@ -773,7 +774,10 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		}
 		MPI_Gatherv(mine, bytes, MPI_BYTE, all_tr, counts, displs, MPI_BYTE, 0,
 			    MPI_COMM_WORLD);
-		struct st_sample *all_s = gather_samples(j, samples, nsamples, &total_samples);
+		/* every rank knows the roles: with no server rank there is nothing to gather */
+		struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples,
+									&total_samples)
+						      : NULL;
 		if (j->rank == 0)
 			ph[nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
 							      .threads = all_tr,
@@ -865,6 +869,8 @@ static int run_job(struct job *j, int argc, char **argv)
 					"ranks are left to do I/O\n");
 		return 2;
 	}
+	for (int r = 0; r < j->size; r++)
+		j->nservers += j->roles[r] == ST_ROLE_SERVER;
 	if (j->roles[j->rank] == ST_ROLE_SERVER) {
 		j->sampler = st_sampler_new(200000);
 		if (!j->sampler)
