@@ -130,34 +130,38 @@ static const char *column_type(int id)
 										     : "INTEGER";
 }
 
-static int add_column(sqlite3 *db, const char *name, const char *type, char *err, size_t n)
+static int add_column(sqlite3 *db, const char *table, const char *name, const char *type,
+		      char *err, size_t n)
 {
 	char sql[256];
 	int64_t have = 0;
-	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = '%s'",
-		 name);
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+		 table, name);
 	if (query_int(db, sql, &have))
 		return fail(err, n, "store: %s", sqlite3_errmsg(db));
 	if (have)
 		return 0;
-	snprintf(sql, sizeof(sql), "ALTER TABLE combo ADD COLUMN \"%s\" %s", name, type);
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s", table, name, type);
 	return exec(db, sql, err, n);
 }
 
 /* One combo column per sweep option, and <name>_eff for an NFS option's
- * effective value: add the ones an older store lacks. */
-static int add_option_columns(sqlite3 *db, char *err, size_t n)
+ * effective value; the run's abort columns: add the ones an older store
+ * lacks (nullable columns need no schema version). */
+static int add_columns(sqlite3 *db, char *err, size_t n)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
 		char eff[80];
 		snprintf(eff, sizeof(eff), "%s_eff", st_options[i].name);
-		if (add_column(db, st_options[i].name, column_type(i), err, n) ||
-		    ((st_options[i].flags & ST_OF_NFS) && add_column(db, eff, column_type(i), err, n)))
+		if (add_column(db, "combo", st_options[i].name, column_type(i), err, n) ||
+		    ((st_options[i].flags & ST_OF_NFS) &&
+		     add_column(db, "combo", eff, column_type(i), err, n)))
 			return -1;
 	}
-	return 0;
+	return add_column(db, "run", "abort_rank", "INTEGER", err, n) ||
+	       add_column(db, "run", "abort_reason", "TEXT", err, n);
 }
 
 static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
@@ -191,7 +195,7 @@ static int migrate(sqlite3 *db, char *err, size_t n)
 			if (migrations[k] && exec(db, migrations[k], err, n))
 				goto rollback;
 	}
-	if (add_option_columns(db, err, n))
+	if (add_columns(db, err, n))
 		goto rollback;
 	for (size_t i = 0; i < ST_ARRAY_LEN(view_names); i++) {
 		char sql[128];
@@ -625,6 +629,80 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	if (rc != SQLITE_DONE)
 		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	return 0;
+}
+
+struct st_abort_mark {
+	sqlite3 *db;
+	sqlite3_stmt *mark, *count;
+};
+
+void st_store_abort_mark_close(struct st_abort_mark *m)
+{
+	if (!m)
+		return;
+	sqlite3_finalize(m->mark);
+	sqlite3_finalize(m->count);
+	sqlite3_close(m->db);
+	free(m);
+}
+
+struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run_id, char *err,
+					       size_t n)
+{
+	struct st_abort_mark *m = calloc(1, sizeof(*m));
+	if (!m) {
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path,
+		     m->db ? sqlite3_errmsg(m->db) : "out of memory");
+		goto fail;
+	}
+	/* the main thread may be committing a combination: that takes
+	 * milliseconds. NORMAL: the mark needs to outlive the process, which
+	 * a WAL commit does without an fsync (mpirun's SIGKILL may be near). */
+	sqlite3_busy_timeout(m->db, 10000);
+	if (sqlite3_exec(m->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(m->db,
+			       "UPDATE run SET status = 'aborted', finished_at = ?, abort_rank = ?, "
+			       "abort_reason = ? WHERE run_id = ? AND status = 'running'",
+			       -1, &m->mark, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(m->db, "SELECT COUNT(*) FROM combo WHERE run_id = ?", -1, &m->count,
+			       NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		goto fail;
+	}
+	bind_text(m->mark, 4, run_id);
+	bind_text(m->count, 1, run_id);
+	return m;
+fail:
+	st_store_abort_mark_close(m);
+	return NULL;
+}
+
+int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, char *err,
+			size_t n)
+{
+	char at[40];
+	iso(st_wall_ns(), at, sizeof(at));
+	bind_text(m->mark, 1, at);
+	if (rank >= 0)
+		sqlite3_bind_int(m->mark, 2, rank);
+	else
+		sqlite3_bind_null(m->mark, 2);
+	bind_text(m->mark, 3, reason);
+	int rc = sqlite3_step(m->mark);
+	sqlite3_reset(m->mark);
+	if (rc != SQLITE_DONE)
+		return fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+	int64_t stored = -1;
+	if (sqlite3_step(m->count) == SQLITE_ROW)
+		stored = sqlite3_column_int64(m->count, 0);
+	else
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+	sqlite3_reset(m->count);
+	return stored < 0 ? -1 : (int)stored;
 }
 
 /* An option value in its column's type: NULL when unset, enum and string

@@ -75,6 +75,18 @@ int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
 		      double seconds, const char *note, char *err, size_t n);
 
+/* Marking a running run aborted, from any thread, while the store is open
+ * elsewhere: a connection of its own, opened ahead (the mark is written
+ * when the process may have a second left). st_store_abort_mark names the
+ * rank (-1: none) and the reason, leaves a run no longer running as it is,
+ * and returns the number of combinations the run has stored (-1: err). */
+struct st_abort_mark;
+struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run_id, char *err,
+					       size_t n);
+int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, char *err,
+			size_t n);
+void st_store_abort_mark_close(struct st_abort_mark *m);
+
 /* Set run status ("complete", "failed", "aborted") and finish time. */
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
 		     size_t n);

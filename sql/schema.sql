@@ -26,7 +26,9 @@ CREATE TABLE run (
 	nranks          INTEGER,
 	nhosts          INTEGER,
 	combos_planned  INTEGER,            -- combinations x iterations
-	stcluster_version TEXT
+	stcluster_version TEXT,
+	abort_rank      INTEGER,            -- the rank that died or hung (aborted runs; NULL: none named)
+	abort_reason    TEXT                -- why the run was aborted, and where (kept after --resume)
 );
 
 CREATE TABLE host (
