@@ -25,6 +25,7 @@
 #include "report.h"
 #include "roles.h"
 #include "store.h"
+#include "watch.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -41,6 +42,8 @@
 
 enum { PROGRESS_NONE, PROGRESS_PLAIN, PROGRESS_LIVE };
 #define PROGRESS_TAG 77
+#define STEP_TAG 78
+#define STEP_RING 64
 #define DEFAULT_CONF "./stcluster.conf"
 
 /* What a rank knows about the job; one per rank, on its stack. */
@@ -68,6 +71,11 @@ struct job {
 	int64_t run_start_ns;	    /* rank 0: when the sweep began */
 	uint64_t combos_done;	    /* rank 0: combinations finished so far */
 	int combos_failed, store_failed;
+	struct st_watch *watch;	    /* rank 0: deaths and signals; others: the lifeline */
+	MPI_Comm step_comm;	    /* "I have reached step N" messages to rank 0 */
+	int step;		    /* collective steps so far (the same on every rank) */
+	int *last_step;		    /* rank 0: per rank, the last step it reached */
+	int step_buf[STEP_RING];    /* others: send buffers of those messages */
 };
 
 static void usage_short(FILE *out)
@@ -421,6 +429,118 @@ static void format_secs(double s, char *buf, size_t n)
 		snprintf(buf, n, "%.1fh", s / 3600);
 }
 
+/*
+ * Deadlines. A rank that dies ends the job through mpirun, and rank 0's
+ * watch names it (watch.h); a rank that hangs does not, so rank 0 waits for
+ * each collective step only so long: the phase deadline (after which no
+ * rank issues I/O) plus a grace for the calls in flight. Before each step
+ * the other ranks tell rank 0 they have reached it, so rank 0 can name the
+ * ones that never did.
+ */
+static int64_t step_deadline(const struct job *j, int64_t from)
+{
+	int64_t dl = j->cfg.o[ST_OPT_DEADLINE].v[0];
+	return from + dl + 5000000000LL + dl / 10;
+}
+
+/* Rank 0: read every "reached step" message that has come in. */
+static void drain_steps(struct job *j)
+{
+	int flag = 1;
+	while (flag) {
+		MPI_Status stt;
+		MPI_Iprobe(MPI_ANY_SOURCE, STEP_TAG, j->step_comm, &flag, &stt);
+		if (!flag)
+			break;
+		int step;
+		MPI_Recv(&step, 1, MPI_INT, stt.MPI_SOURCE, STEP_TAG, j->step_comm,
+			 MPI_STATUS_IGNORE);
+		j->last_step[stt.MPI_SOURCE] = step;
+	}
+}
+
+/* Rank 0: the ranks in missing[] are hung: record the run as aborted,
+ * naming them, and end the job (mpirun then ends every rank, exit 3). */
+static _Noreturn void abort_hung(struct job *j, const int *missing, const char *what,
+				 int64_t since)
+{
+	char place[128], who[512] = "", reason[1024];
+	int first = -1, count = 0;
+	for (int r = 0; r < j->size; r++) {
+		if (!missing[r])
+			continue;
+		if (first < 0)
+			first = r;
+		size_t l = strlen(who);
+		if (count++ < 4)
+			snprintf(who + l, sizeof(who) - l, "%srank %d (host %s)", l ? ", " : "", r,
+				 j->hosts[r].hostname);
+	}
+	if (count > 4) {
+		size_t l = strlen(who);
+		snprintf(who + l, sizeof(who) - l, " and %d more", count - 4);
+	}
+	st_watch_place(j->watch, place, sizeof(place));
+	snprintf(reason, sizeof(reason), "%s did not reach %s within %.1f s (%s; hung?)", who, what,
+		 (double)(st_now_ns() - since) / 1e9, place);
+	st_watch_abort(j->watch, first, reason);
+	MPI_Abort(MPI_COMM_WORLD, 3);
+	_exit(3);
+}
+
+/* Every rank, at the same point: one more collective step. The others tell
+ * rank 0 they have reached it (no wait: the message is small). */
+static void step_reached(struct job *j)
+{
+	j->step++;
+	if (j->rank == 0)
+		return;
+	int *b = &j->step_buf[j->step % STEP_RING];
+	MPI_Request q;
+	*b = j->step;
+	MPI_Isend(b, 1, MPI_INT, 0, STEP_TAG, j->step_comm, &q);
+	MPI_Request_free(&q);
+}
+
+/* Rank 0: abort when the step is past its deadline, naming who never reached it. */
+static void step_check(struct job *j, int64_t deadline, int64_t since, const char *what)
+{
+	if (j->rank || st_now_ns() <= deadline)
+		return;
+	drain_steps(j);
+	int *missing = calloc((size_t)j->size, sizeof(int));
+	if (!missing)
+		st_die("out of memory");
+	for (int r = 1; r < j->size; r++)
+		missing[r] = j->last_step[r] < j->step;
+	abort_hung(j, missing, what, since);
+}
+
+/* Complete a collective request of this step, begun at since: the other
+ * ranks wait as long as it takes (rank 0 decides), rank 0 until the deadline. */
+static void await(struct job *j, MPI_Request *q, int64_t since, const char *what)
+{
+	int64_t deadline = step_deadline(j, since);
+	step_reached(j);
+	if (j->rank) {
+		MPI_Wait(q, MPI_STATUS_IGNORE);
+		return;
+	}
+	long pause = 5000; /* ns, doubling to 200 us: quick steps stay quick */
+	for (;;) {
+		int done = 0;
+		MPI_Test(q, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		step_check(j, deadline, since, what);
+		struct timespec ts = { 0, pause };
+		nanosleep(&ts, NULL);
+		if (pause < 200000)
+			pause *= 2;
+	}
+	drain_steps(j);
+}
+
 /* Live progress during a phase. Every rank reports the bytes its threads
  * have moved every 250 ms and once more when done; rank 0 sums them into
  * one updating line. The I/O threads only keep a counter they update anyway. */
@@ -444,8 +564,15 @@ static void live_phase(struct job *j, struct st_worker *w, const struct st_combo
 	int *done = calloc((size_t)j->size, sizeof(int)), ndone = 0;
 	if (!bytes || !done)
 		st_die("out of memory");
-	int64_t next_print = st_now_ns();
+	int64_t next_print = st_now_ns(), end_by = step_deadline(j, release);
 	while (ndone < j->size) {
+		if (st_now_ns() > end_by) {
+			char what[64];
+			for (int r = 0; r < j->size; r++)
+				done[r] = !done[r];
+			snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[phase]);
+			abort_hung(j, done, what, release);
+		}
 		if (!done[0] && st_worker_phase_wait(w, st_now_ns() + 50000000)) {
 			done[0] = 1;
 			ndone++;
@@ -530,8 +657,10 @@ static void progress_line(const struct job *j, const struct st_combo *c, uint64_
 }
 
 /* Server rank: sample at --sample-hz until the phase-end barrier completes. */
-static const struct st_sample *sample_until(struct job *j, MPI_Request *done, size_t *n)
+static const struct st_sample *sample_until(struct job *j, MPI_Request *done, int64_t since,
+					    const char *what, size_t *n)
 {
+	int64_t deadline = step_deadline(j, since);
 	int64_t period = 1000000000LL / j->cfg.o[ST_OPT_SAMPLE_HZ].v[0];
 	int finished = 0;
 	/* a tick now primes the counters: the gap since the last phase is not data */
@@ -540,6 +669,8 @@ static const struct st_sample *sample_until(struct job *j, MPI_Request *done, si
 	int64_t next = st_now_ns() + period;
 	while (!finished) {
 		MPI_Test(done, &finished, MPI_STATUS_IGNORE);
+		if (!finished)
+			step_check(j, deadline, since, what);
 		int64_t now = st_now_ns();
 		if (now >= next) {
 			st_sampler_tick(j->sampler, j->my_offset);
@@ -688,6 +819,8 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 	};
 	struct st_prepare_status ps, *all_ps = NULL;
 	struct st_worker *w = NULL;
+	int64_t prep_start = st_now_ns();
+	st_watch_where(j->watch, (int)c->seq, -1);
 	if (mount_step(j, c, &ps) == 0) {
 		w = st_worker_prepare(&wa, &ps);
 		if (!w)
@@ -695,8 +828,10 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 	}
 	if (j->rank == 0)
 		all_ps = calloc((size_t)j->size, sizeof(*all_ps));
-	MPI_Gather(&ps, (int)sizeof(ps), MPI_BYTE, all_ps, (int)sizeof(ps), MPI_BYTE, 0,
-		   MPI_COMM_WORLD);
+	MPI_Request q;
+	MPI_Igather(&ps, (int)sizeof(ps), MPI_BYTE, all_ps, (int)sizeof(ps), MPI_BYTE, 0,
+		    MPI_COMM_WORLD, &q);
+	await(j, &q, prep_start, "the end of preparing");
 	int failed = ps.err != 0, any_failed = 0;
 	MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 
@@ -725,7 +860,11 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			drop_cache_step(j, c, cache_drop, sizeof(cache_drop));
 			wrote = 0;
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		char what[64];
+		snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
+		MPI_Ibarrier(MPI_COMM_WORLD, &q);
+		await(j, &q, st_now_ns(), what);
+		st_watch_where(j->watch, (int)c->seq, p);
 		int64_t release = st_now_ns();
 		st_worker_phase_begin(w, p, release);
 		if (j->progress == PROGRESS_LIVE)
@@ -738,20 +877,24 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 		/* the phase ends when every client is done; servers sample until then */
 		MPI_Request done;
 		MPI_Ibarrier(MPI_COMM_WORLD, &done);
+		snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
 		size_t nsamples = 0;
 		const struct st_sample *samples = NULL;
 		if (j->sampler && j->roles[j->rank] == ST_ROLE_SERVER) {
 			/* the server rank's own facts: its sampling window and its CPU */
 			int64_t u0, s0, u1, s1, t0 = st_now_ns();
 			st_cpu_us(&u0, &s0);
-			samples = sample_until(j, &done, &nsamples);
+			step_reached(j);
+			samples = sample_until(j, &done, release, what, &nsamples);
+			if (j->rank == 0)
+				drain_steps(j);
 			st_cpu_us(&u1, &s1);
 			rr.start_ns = t0 - j->my_offset;
 			rr.end_ns = st_now_ns() - j->my_offset;
 			rr.cpu_user_us = u1 - u0;
 			rr.cpu_sys_us = s1 - s0;
 		} else {
-			MPI_Wait(&done, MPI_STATUS_IGNORE);
+			await(j, &done, release, what);
 		}
 		if (j->rank == 0)
 			all_rr = calloc((size_t)j->size, sizeof(*all_rr));
@@ -789,8 +932,10 @@ static void run_combo(struct job *j, struct st_combo *c, uint64_t total)
 			progress_line(j, c, total, &ph[nph - 1], 1, "ok");
 	}
 	/* partners may still read this rank's files until everyone is here */
-	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	await(j, &q, st_now_ns(), "the end of the combination");
 	st_worker_finish(w);
+	st_watch_where(j->watch, -1, -1);
 
 	if (j->rank == 0) {
 		const char *status = "ok";
@@ -915,6 +1060,12 @@ static int run_job(struct job *j, int argc, char **argv)
 		free(stored);
 		return 1;
 	}
+	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total);
+	if (j->rank == 0) {
+		j->last_step = calloc((size_t)j->size, sizeof(int));
+		if (!j->last_step)
+			st_die("out of memory");
+	}
 
 	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
 				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
@@ -949,7 +1100,9 @@ static int run_job(struct job *j, int argc, char **argv)
 			break;
 	}
 
-	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Request q;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	await(j, &q, st_now_ns(), "the end of the sweep");
 	struct st_combo none;
 	st_plan_combo(&j->cfg, 0, &none);
 	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
@@ -977,7 +1130,13 @@ static int run_job(struct job *j, int argc, char **argv)
 			       (unsigned long long)total);
 		rc = j->store_failed ? 1 : 0;
 	}
+	/* from here on the ranks may end: rank 0 stops watching first */
+	if (j->rank == 0)
+		st_watch_stop(j->watch);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank)
+		st_watch_stop(j->watch);
+	j->watch = NULL;
 	free(stored);
 	return rc;
 }
@@ -991,6 +1150,7 @@ int st_cmd_run(int argc, char **argv)
 		setenv("OMPI_MCA_osc", "^ucx,rdma", 0);
 	}
 	int provided;
+	st_watch_block_signals();
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	struct job *j = calloc(1, sizeof(*j));
 	if (!j)
@@ -999,6 +1159,7 @@ int st_cmd_run(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
 	j->host_comm = MPI_COMM_NULL;
 	MPI_Comm_dup(MPI_COMM_WORLD, &j->progress_comm);
+	MPI_Comm_dup(MPI_COMM_WORLD, &j->step_comm);
 	int rc = setup_config(j, argc, argv);
 	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
 		if (j->rank == 0)
@@ -1017,9 +1178,12 @@ int st_cmd_run(int argc, char **argv)
 	if (j->host_comm != MPI_COMM_NULL)
 		MPI_Comm_free(&j->host_comm);
 	MPI_Comm_free(&j->progress_comm);
+	MPI_Comm_free(&j->step_comm);
+	free(j->last_step);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);
+	st_watch_unblock_signals();
 	MPI_Finalize();
 	return rc;
 }
