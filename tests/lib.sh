@@ -29,3 +29,33 @@ within() {
 
 # tree_sum DIR: a fingerprint of every file and its bytes under DIR
 tree_sum() { (cd "$1" && find . -print0 | sort -z | xargs -0 -r sha256sum 2>/dev/null; find . | sort) | sha256sum; }
+
+# descendants PID: every process below PID
+descendants() {
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# rank_pid MPIRUN_PID RANK: the PID of that rank of that job (only among the
+# processes the test's own mpirun started)
+rank_pid() {
+	for p in $(descendants "$1"); do
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wait_stored DB N [TENTHS]: until the store holds N combinations (default 30 s)
+wait_stored() {
+	k=0
+	while [ "$(q "$1" 'SELECT COUNT(*) FROM combo' 2>/dev/null)" != "$2" ]; do
+		k=$((k + 1))
+		[ $k -lt "${3:-300}" ] || return 1
+		sleep 0.1
+	done
+}

@@ -1,0 +1,98 @@
+# A job that ends badly ends within its deadline, keeps every finished
+# combination, names the culprit in the store, exits non-zero and can be
+# finished with --resume. (A real ENOSPC is in t_enospc; injected faults
+# in t_sweep and the unit tests; rank 0 killed in t_store_safety.)
+
+# null engine, 10 ms a call: each combination's write and read phases last
+# 1, 2 and 3 s (100, 200 and 300 calls of 4 KiB)
+SWEEP="--engine null --null-delay 10ms --block 4k --size 400k,800k,1200k --phases write,read"
+
+# the run's one row: status|abort_rank|abort_reason
+run_row() { q "$1" "SELECT status || '|' || COALESCE(abort_rank, '') || '|' || COALESCE(abort_reason, '') FROM run"; }
+
+# resume_finishes DB: --resume completes the run: 3 whole combinations, all ok
+resume_finishes() {
+	id=$(q "$1" 'SELECT run_id FROM run')
+	$MPIRUN -np 3 $ST --resume "$id" --db "$1" --quiet >resume.out 2>&1 ||
+		fail "--resume $id: exit $?: $(cat resume.out)" || return 1
+	expect_eq "$(q "$1" 'SELECT status FROM run')" complete "status after --resume" || return 1
+	expect_eq "$(q "$1" "SELECT group_concat(seq || ':' || status, ' ') FROM (SELECT seq, status FROM combo ORDER BY seq)")" \
+		"0:ok 1:ok 2:ok" "combinations after --resume" || return 1
+	expect_eq "$(q "$1" 'SELECT COUNT(*) FROM rank_result')" 18 "rank results (3 combinations x 2 phases x 3 ranks)" || return 1
+	expect_eq "$(q "$1" 'PRAGMA integrity_check')" ok "integrity"
+}
+
+t_rank_killed_mid_phase_is_named_and_resumed() {
+	$MPIRUN -np 3 $ST $SWEEP --db "$T/k.db" --quiet >out 2>&1 &
+	mp=$!
+	# the second combination's write phase lasts 2 s: kill rank 2 0.5 s into it
+	wait_stored k.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
+	sleep 0.5
+	victim=$(rank_pid $mp 2) || { kill $mp; fail "rank 2 not found"; return 1; }
+	kill -9 "$victim"
+	t0=$(date +%s%N)
+	wait $mp
+	rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc != 0 ] || fail "mpirun exited 0 after a rank was killed" || return 1
+	[ $took -lt 10000 ] || fail "the job ended $took ms after the kill" || return 1
+	host=$(hostname)
+	expect_eq "$(run_row k.db)" \
+		"aborted|2|rank 2 (host $host) ended during combination 2/3, phase write (its lifeline closed)" \
+		"the run row" || return 1
+	grep -q "rank 2 (host $host) ended during combination 2/3.*marked aborted with 1 of 3 combinations stored" out ||
+		fail "no line on stderr names the rank: $(cat out)" || return 1
+	expect_eq "$(q k.db "SELECT seq || ':' || status FROM combo")" "0:ok" "the finished combination" || return 1
+	expect_eq "$(q k.db 'PRAGMA integrity_check')" ok "integrity" || return 1
+	echo "killed rank 2 (pid $victim); mpirun exit $rc after $took ms"
+	resume_finishes k.db
+}
+
+t_hung_rank_ends_by_the_deadline() {
+	# --deadline 4 (every phase fits): rank 0 waits for the end of a phase
+	# 4 s + a grace of 5 s + 10 % of 4 s
+	$MPIRUN -np 3 $ST $SWEEP --deadline 4 --db "$T/h.db" --quiet >out 2>&1 &
+	mp=$!
+	wait_stored h.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
+	sleep 0.5
+	victim=$(rank_pid $mp 1) || { kill $mp; fail "rank 1 not found"; return 1; }
+	kill -STOP "$victim"
+	t0=$(date +%s%N)
+	wait $mp
+	rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000))
+	# mpirun's SIGTERM waits for the stopped rank to go on; it is this
+	# test's process, so the test lets it go on, and it must then end
+	kill -CONT "$victim" 2>/dev/null
+	k=0
+	while kill -0 "$victim" 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k + 1)); done
+	kill -0 "$victim" 2>/dev/null && { kill -9 "$victim"; fail "rank 1 outlived mpirun"; return 1; }
+	expect_eq $rc 3 "mpirun's exit status (MPI_Abort with 3)" || return 1
+	[ $took -gt 5000 ] && [ $took -lt 14000 ] ||
+		fail "the job ended $took ms after rank 1 stopped (deadline 4 s + grace 5.4 s)" || return 1
+	row=$(run_row h.db)
+	case "$row" in
+	"aborted|1|rank 1 (host $(hostname)) did not reach the end of phase write within "*" s (combination 2/3, phase write; hung?)") ;;
+	*) fail "the run row: $row"; return 1 ;;
+	esac
+	expect_eq "$(q h.db "SELECT seq || ':' || status FROM combo")" "0:ok" "the finished combination" || return 1
+	echo "stopped rank 1; mpirun exit $rc after $took ms"
+	resume_finishes h.db
+}
+
+t_interrupted_job_is_marked_aborted() {
+	# rank 0 marks the run within about a millisecond of mpirun's SIGTERM; the
+	# SIGKILL follows 1 s later by default: 3 s here, for a loaded CI machine
+	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 3 $ST $SWEEP --db "$T/i.db" --quiet >out 2>&1 &
+	mp=$!
+	wait_stored i.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
+	sleep 0.5
+	kill -INT $mp # Ctrl-C: mpirun sends SIGTERM to every rank
+	wait $mp
+	rc=$?
+	[ $rc != 0 ] || fail "mpirun exited 0 after Ctrl-C" || return 1
+	expect_eq "$(run_row i.db)" \
+		"aborted||rank 0 got SIGTERM during combination 2/3, phase write (mpirun sends SIGTERM when a rank fails or on Ctrl-C)" \
+		"the run row" || return 1
+	resume_finishes i.db
+}
