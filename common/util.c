@@ -66,6 +66,7 @@ static const struct {
 	{ ECONNREFUSED, "ECONNREFUSED" }, { ECONNRESET, "ECONNRESET" },
 	{ EHOSTUNREACH, "EHOSTUNREACH" }, { ENOTSUP, "ENOTSUP" },
 	{ ECANCELED, "ECANCELED" }, { EOVERFLOW, "EOVERFLOW" },
+	{ ENODATA, "ENODATA" }, /* the worker's own: a read came back short */
 };
 
 const char *st_errno_name(int err, char *buf, size_t n)

@@ -3,11 +3,11 @@
 # and demonstrates with. `install` installs what is missing when run as
 # root; otherwise it prints the exact apt-get line and fails.
 # (chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
-# renders stcluster(1) there.)
+# renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
 libsqlite3-dev sqlite3 python3 util-linux
-libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind
+libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
 chromium man-db"
 
 missing=""

@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/run.sh - the test ladder `make check` runs: unit tests, then MPI
 # jobs on this host, first on the normal build and then on the ASan+UBSan
-# build. Prints one line per test and ends with "N passed, N failed".
+# build (functions t_*), then the tests that run once, on the normal build
+# (functions once_*: valgrind). Prints one line per test and ends with
+# "N passed, N failed".
 #
 #   sh tests/run.sh [BUILD ...] [-k PATTERN]   (BUILD: build, build-san)
 set -u
@@ -37,6 +39,35 @@ record() { # record STATUS NAME
 	esac
 }
 
+# run_test FILE FUNCTION NAME: one shell test, in a subshell with a fresh
+# scratch directory $T, unless NAME does not match -k
+run_test() {
+	file=$1 fn=$2 name=$3
+	if [ -n "$pattern" ] && ! echo "$name" | grep -q "$pattern"; then return; fi
+	T=$(mktemp -d /tmp/stcluster-test.XXXXXX)
+	export T
+	start=$(date +%s)
+	( cd "$T" && . "$TOP/tests/lib.sh" && . "$TOP/$file" && "$fn" ) >"$T.log" 2>&1
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	if [ $rc = 0 ]; then
+		record ok "$name (${took}s)"
+	elif [ $rc = 77 ]; then
+		if [ "${CI:-}" = true ]; then
+			record fail "$name: skipped, and CI allows no skip"
+			sed 's/^/    /' "$T.log" | tail -20
+		else
+			record skip "$name: $(tail -1 "$T.log")"
+		fi
+	else
+		record fail "$name (${took}s)"
+		sed 's/^/    /' "$T.log" | tail -40
+	fi
+	# the test's scratch space; umount anything it left mounted first
+	grep " $T/" /proc/self/mounts | awk '{print $2}' | sort -r | while read -r m; do umount "$m"; done
+	rm -rf "$T" "$T.log"
+}
+
 for b in $builds; do
 	if [ "$b" = build ]; then ST="$TOP/stcluster"; else ST="$TOP/$b/stcluster"; fi
 	[ -x "$ST" ] || { record fail "[$b] binary $ST missing (run make all sanitize)"; continue; }
@@ -61,33 +92,23 @@ for b in $builds; do
 
 	for file in tests/mpi/t_*.sh; do
 		for fn in $(sed -n 's/^\(t_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
-			name="[$b] $(basename "$file" .sh): $fn"
-			if [ -n "$pattern" ] && ! echo "$name" | grep -q "$pattern"; then continue; fi
-			T=$(mktemp -d /tmp/stcluster-test.XXXXXX)
-			export T
-			start=$(date +%s)
-			( cd "$T" && . "$TOP/tests/lib.sh" && . "$TOP/$file" && "$fn" ) >"$T.log" 2>&1
-			rc=$?
-			took=$(( $(date +%s) - start ))
-			if [ $rc = 0 ]; then
-				record ok "$name (${took}s)"
-			elif [ $rc = 77 ]; then
-				if [ "${CI:-}" = true ]; then
-					record fail "$name: skipped, and CI allows no skip"
-					sed 's/^/    /' "$T.log" | tail -20
-				else
-					record skip "$name: $(tail -1 "$T.log")"
-				fi
-			else
-				record fail "$name (${took}s)"
-				sed 's/^/    /' "$T.log" | tail -40
-			fi
-			# the test's scratch space; umount anything it left mounted first
-			grep " $T/" /proc/self/mounts | awk '{print $2}' | sort -r | while read -r m; do umount "$m"; done
-			rm -rf "$T" "$T.log"
+			run_test "$file" "$fn" "[$b] $(basename "$file" .sh): $fn"
 		done
 	done
 done
+
+# Tests run once, on the normal build only: functions named once_* (valgrind
+# memcheck cannot run the ASan+UBSan build, and the same binary twice would
+# prove nothing more)
+if echo " $builds " | grep -q " build " && [ -x "$TOP/stcluster" ]; then
+	ST="$TOP/stcluster"
+	export ST
+	for file in tests/mpi/t_*.sh; do
+		for fn in $(sed -n 's/^\(once_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
+			run_test "$file" "$fn" "[build] $(basename "$file" .sh): $fn"
+		done
+	done
+fi
 
 [ -z "$failures" ] || printf 'failed:%s\n' "$failures"
 if [ "$skipped" -gt 0 ]; then

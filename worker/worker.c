@@ -225,6 +225,18 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		}
 		ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
 				  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
+		/* a short write moved what fitted; as with write(2), the call for
+		 * the rest says why (ENOSPC, EDQUOT, EFBIG): record that errno */
+		int short_err = 0;
+		while (write && n > 0 && n < w->block) {
+			ssize_t m = w->e->pwrite(t->ts, fh, t->buf + n, (size_t)(w->block - n),
+						 off + (uint64_t)n);
+			if (m <= 0) {
+				short_err = m < 0 ? (int)-m : 0;
+				break;
+			}
+			n += m;
+		}
 		int64_t t1 = st_now_ns();
 		if (verify && !write && n == w->block &&
 		    st_pattern_check(t->buf, (size_t)w->block, w->a.run_seed, owner, t->index, off)) {
@@ -240,6 +252,10 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		/* a relaxed store: a plain move, no fence, for the progress line */
 		atomic_store_explicit(&t->live, r->bytes, memory_order_relaxed);
 		r->ops++;
+		if (short_err) {
+			set_error(r, short_err, ST_OP_WRITE, phase, off + (uint64_t)n);
+			break;
+		}
 		if (n < w->block) {
 			/* a short transfer the engine could not complete: for a read,
 			 * the file is shorter than it should be */

@@ -81,6 +81,46 @@ t_phase_errors_recorded_per_rank() {
 	expect_eq "$(q s.db "SELECT status FROM phase_run WHERE phase = 'write'")" error "phase status"
 }
 
+t_real_enospc_on_small_tmpfs() {
+	# a 2 MiB tmpfs: 2 ranks x 4m cannot fit (ENOSPC), 2 x 256k can, but only
+	# if the first combination's partial files were removed
+	mkdir small
+	mount -t tmpfs -o size=2m tmpfs "$T/small" || fail "mount tmpfs" || return 1
+	trap 'umount "$T/small" 2>/dev/null' EXIT
+	free0=$(stat -f -c %f "$T/small")
+	$MPIRUN -np 2 $ST --engine posix --target "$T/small" --size 4m,256k --block 64k \
+		--phases write,read --db "$T/s.db" --quiet || fail "a full file system must not fail the run" || return 1
+	big="combo_id = (SELECT combo_id FROM combo WHERE size = 4194304)"
+	# which rank fills the file system first is a race: at least one rank
+	# hit ENOSPC, and every write error is ENOSPC (28) from write, also when
+	# it came part-way through a block; the message names file and offset
+	expect_eq "$(q s.db "SELECT COUNT(*) > 0 FROM rank_result WHERE $big AND phase = 'write' AND errno <> 0")" 1 \
+		"a rank hit ENOSPC" || return 1
+	expect_eq "$(q s.db "SELECT GROUP_CONCAT(DISTINCT errno || ' ' || errno_name || ' ' || err_op)
+		FROM rank_result WHERE $big AND phase = 'write' AND errno <> 0")" "28 ENOSPC write" "write errors" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE $big AND phase = 'write' AND errno <> 0
+		AND (message NOT LIKE '%r' || rank || '.t0 at offset ' || err_offset || ': No space left on device'
+		     OR err_offset <> bytes)")" 0 "message names the file and the offset reached" || return 1
+	# a rank without an error wrote its whole file; together no more than 2 MiB
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE $big AND phase = 'write' AND errno = 0 AND bytes <> 4194304")" 0 \
+		"ranks without an error wrote everything" || return 1
+	expect_eq "$(q s.db "SELECT SUM(bytes) <= 2097152 FROM rank_result WHERE $big AND phase = 'write'")" 1 "bytes written" || return 1
+	# both files are short, so both reads end early: ENODATA from a short read
+	expect_eq "$(q s.db "SELECT GROUP_CONCAT(errno_name || ' ' || err_op, ', ') FROM rank_result WHERE $big AND phase = 'read'")" \
+		"ENODATA short, ENODATA short" "reads of the short files" || return 1
+	expect_eq "$(q s.db "SELECT status || ' ' || (SELECT GROUP_CONCAT(status) FROM phase_run WHERE $big ORDER BY phase)
+		FROM combo WHERE $big")" "error error,error" "first combination" || return 1
+	# the next combination ran, in the space the first one's files had taken
+	expect_eq "$(q s.db "SELECT status FROM combo WHERE size = 262144")" ok "second combination" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) || ' ' || SUM(bytes) || ' ' || SUM(errno) FROM rank_result JOIN combo USING (combo_id)
+		WHERE size = 262144")" "4 1048576 0" "second combination: 2 ranks x 2 phases x 256k, no error" || return 1
+	expect_eq "$(q s.db "SELECT status FROM run")" complete "run status" || return 1
+	# nothing stcluster created is left, and all the space is back
+	expect_eq "$(ls -A small)" "" "tmpfs left empty" || return 1
+	expect_eq "$(stat -f -c %f "$T/small")" "$free0" "free blocks after the run" || return 1
+	umount "$T/small"
+}
+
 t_shuffle_orders_and_resume_finishes() {
 	# 3 x 2 combinations x 2 iterations, shuffled: every (index, iteration) once
 	$ST --engine null --block 4k,8k,16k --threads 1,2 --size 16k --iterations 2 --shuffle 7 \

@@ -272,6 +272,47 @@ static void posix_worker_files(void)
 	hwloc_topology_destroy(topo);
 }
 
+/* A write that fills the file system part-way through a block: the block
+ * comes back short and the call for the rest fails. The worker records that
+ * errno (ENOSPC) from write at the offset reached, not a bare short write. */
+static void posix_worker_enospc_in_a_block(void)
+{
+	const char *dir = unit_tmpdir();
+	char err[ST_ERR_MAX];
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	st_config_set(&cfg, ST_OPT_BLOCK, "8k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "64k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_PHASES, "write", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_DIRECT, "off", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	hwloc_topology_t topo = topology();
+	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
+				    .topo = topo, .nranks = 1, .role = ST_ROLE_CLIENT,
+				    .run_dir = "stcluster-test", .phases = st_config_phases(&cfg),
+				    .sys = faulty() };
+	memset(&fault, 0, sizeof(fault));
+	fault.short_writes = 1;		/* every pwrite moves at most half */
+	fault.enospc_after = 2 * 8192 + 4096; /* full half-way through the 3rd block */
+	struct st_prepare_status ps;
+	struct st_worker *w = st_worker_prepare(&a, &ps);
+	CHECK(w && ps.err == 0);
+	struct st_rank_result rr;
+	struct st_thread_result tr[1];
+	st_worker_phase(w, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+	CHECK(rr.error.err == ENOSPC && rr.error.op == ST_OP_WRITE);
+	CHECK(rr.error.offset == 20480 && rr.bytes == 20480 && rr.ops == 3);
+	CHECK(strstr(rr.message, "write stcluster-test/r0.t0 at offset 20480: No space left") != NULL);
+	st_worker_finish(w);
+	fault.enospc_after = -1;
+	fault.short_writes = 0;
+	st_worker_remove_run_dir(&a);
+	CHECK(count_entries(dir) == 0); /* the partial file went too */
+	rmdir(dir);
+	hwloc_topology_destroy(topo);
+}
+
 static void layout_without_write_phase(void)
 {
 	const char *dir = unit_tmpdir();
@@ -320,5 +361,7 @@ const struct unit_test unit_engine[] = {
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
 	{ "worker: files laid out when no write phase runs", layout_without_write_phase },
+	{ "worker: ENOSPC part-way through a block: recorded as ENOSPC from write, file removed",
+	  posix_worker_enospc_in_a_block },
 	{ NULL, NULL },
 };
