@@ -459,12 +459,23 @@ int st_cmd_runs(int argc, char **argv)
 		return 2;
 	sqlite3_stmt *st;
 	int rc = 1;
+	/* a store last written by an older stcluster has no note in its view */
+	int64_t has_note = 0;
+	sqlite3_stmt *chk;
 	if (sqlite3_prepare_v2(st_store_db(s),
-			       "SELECT run_id, started_at, label, hosts, nranks AS ranks, "
-			       "combos_stored || '/' || combos_planned AS combinations, "
-			       "combos_failed AS failed, status FROM run_summary "
-			       "ORDER BY started_at, rowid",
-			       -1, &st, NULL) == SQLITE_OK) {
+			       "SELECT COUNT(*) FROM pragma_table_info('run_summary') WHERE name = 'note'",
+			       -1, &chk, NULL) == SQLITE_OK) {
+		if (sqlite3_step(chk) == SQLITE_ROW)
+			has_note = sqlite3_column_int64(chk, 0);
+		sqlite3_finalize(chk);
+	}
+	char sql[512];
+	snprintf(sql, sizeof(sql),
+		 "SELECT run_id, started_at, label, hosts, nranks AS ranks, "
+		 "combos_stored || '/' || combos_planned AS combinations, "
+		 "combos_failed AS failed, status%s FROM run_summary ORDER BY started_at, rowid",
+		 has_note ? ", note" : "");
+	if (sqlite3_prepare_v2(st_store_db(s), sql, -1, &st, NULL) == SQLITE_OK) {
 		rc = st_print_rows(st, o.format, NULL, stdout) ? 1 : 0;
 		sqlite3_finalize(st);
 	} else {

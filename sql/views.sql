@@ -72,7 +72,10 @@ SELECT r.run_id, r.started_at, r.finished_at, r.status, r.label, r.engine, r.tar
        (SELECT group_concat(DISTINCT h.hostname) FROM host h WHERE h.run_id = r.run_id) AS hosts,
        r.combos_planned,
        (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id) AS combos_stored,
-       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed
+       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed,
+       r.abort_rank, r.abort_reason,
+       CASE WHEN r.status = 'aborted' THEN r.abort_reason
+            WHEN r.abort_reason IS NOT NULL THEN 'resumed after: ' || r.abort_reason END AS note
 FROM run r;
 
 -- Per combination, phase and server rank: averages and peaks of what the
