@@ -44,7 +44,7 @@ t_rank_killed_mid_phase_is_named_and_resumed() {
 		fail "no line on stderr names the rank: $(cat out)" || return 1
 	expect_eq "$(q k.db "SELECT seq || ':' || status FROM combo")" "0:ok" "the finished combination" || return 1
 	expect_eq "$(q k.db 'PRAGMA integrity_check')" ok "integrity" || return 1
-	$ST runs --db k.db --format csv | grep -q ",aborted,rank 2 (host $host) ended during" ||
+	$ST runs --db k.db --format csv | grep -q ",aborted,\"rank 2 (host $host) ended during" ||
 		fail "runs does not show the reason: $($ST runs --db k.db --format csv)" || return 1
 	echo "killed rank 2 (pid $victim); mpirun exit $rc after $took ms"
 	resume_finishes k.db
