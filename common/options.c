@@ -338,6 +338,7 @@ void st_config_defaults(struct st_config *cfg)
 int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err,
 			 size_t errn)
 {
+	unsigned char given[ST_OPT_COUNT] = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strncmp(a, "--", 2) != 0 || !a[2])
@@ -353,6 +354,9 @@ int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err
 		int id = st_opt_find(name);
 		if (id < 0)
 			return fail(err, errn, NULL, "unknown option '--%s' (see --help)", name);
+		if (given[id]++)
+			return fail(err, errn, NULL, "--%s: given twice (give it once%s)", name,
+				    is_list(&st_options[id]) ? ", with a list: a,b" : "");
 		const char *val;
 		if (st_options[id].type == ST_T_FLAG) {
 			if (eq)
@@ -385,7 +389,7 @@ static char *trim(char *s)
 int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fname,
 			 char *err, size_t errn)
 {
-	int lineno = 0;
+	int lineno = 0, first_line[ST_OPT_COUNT] = { 0 };
 	const char *p = text;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -412,6 +416,10 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 		int id = st_opt_find(key);
 		if (id < 0 || (st_options[id].flags & ST_OF_NO_PLAN))
 			return fail(err, errn, where, "unknown key '%s'", key);
+		if (first_line[id])
+			return fail(err, errn, where, "key '%s' is given twice (first on line %d)", key,
+				    first_line[id]);
+		first_line[id] = lineno;
 		if (st_options[id].type == ST_T_FLAG) {
 			if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "true") &&
 			    strcmp(val, "false"))

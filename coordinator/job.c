@@ -1008,7 +1008,24 @@ static int run_job(struct job *j, int argc, char **argv)
 
 	if (hwloc_topology_init(&j->topo) || hwloc_topology_load(j->topo))
 		st_die("hwloc cannot load the topology");
-	if (describe_hosts(j) == 0) {
+	int clients = describe_hosts(j);
+	/* a server named but in no rank's host: a typo, or missing from the hostfile */
+	const struct st_optval *sv = &j->cfg.o[ST_OPT_SERVERS];
+	for (int i = 0; i < sv->n; i++) {
+		const char *name = st_optval_str(sv, i);
+		int found = 0;
+		for (int r = 0; r < j->size && !found; r++)
+			found = st_host_matches(&j->hosts[r], name);
+		if (!found) {
+			if (j->rank == 0)
+				fprintf(stderr,
+					"stcluster: --servers: no rank of this job runs on '%s' (is it in "
+					"the hostfile?)\n",
+					name);
+			return 2;
+		}
+	}
+	if (clients == 0) {
 		if (j->rank == 0)
 			fprintf(stderr, "stcluster: --servers: every rank is on a server host; no client "
 					"ranks are left to do I/O\n");

@@ -9,6 +9,10 @@ bad_setup() {
 	echo "my notes" >"$T/notes.txt"
 	sqlite3 "$T/newer.db" "CREATE TABLE t(a); PRAGMA user_version = 99;"
 	printf 'block = 4k\nblok = 8k\n' >"$T/typo.conf"
+	printf 'block = 4k\n# a comment\nblock = 8k\n' >"$T/twice.conf"
+	printf 'engine null\n' >"$T/noeq.conf"
+	printf 'quiet = maybe\n' >"$T/flag.conf"
+	printf 'size = 4k, , 8k\n' >"$T/list.conf"
 	mount -t tmpfs -o ro,size=1m tmpfs "$T/ro" || return 77
 }
 
@@ -32,11 +36,13 @@ bad_case() {
 		bad_failed=$((bad_failed + 1))
 	fi
 	rm -f "$T.out" "$T.err"
+	bad_cases=$((bad_cases + 1))
 }
 
 t_bad_run_options() {
 	bad_setup || return $?
 	bad_failed=0
+	bad_cases=0
 	D="--db $T/s.db"
 	TG="--target $T/target"
 	bad_case "unknown option '--blok'" $TG $D --blok 4k
@@ -75,6 +81,43 @@ t_bad_run_options() {
 	bad_case "unexpected argument 'foo'" $TG $D foo
 	bad_case "--label: missing value" $TG $D --label
 	bad_case "--dry-run takes no value" $TG $D --dry-run=yes
+	# given twice: which one was meant?
+	bad_case "--target: given twice (give it once)" $TG $TG $D
+	bad_case "--block: given twice (give it once, with a list: a,b)" $TG $D --block 4k --block 8k
+	bad_case "--quiet: given twice" $TG $D --quiet --quiet
+	bad_case "--db: given twice" $TG $D $D
+	# plan files
+	bad_case "$T/twice.conf:3: key 'block' is given twice (first on line 1)" $TG $D --plan "$T/twice.conf"
+	bad_case "$T/noeq.conf:1: expected 'key = value', got 'engine null'" $TG $D --plan "$T/noeq.conf"
+	bad_case "$T/flag.conf:1: --quiet: expected on or off, got 'maybe'" $TG $D --plan "$T/flag.conf"
+	bad_case "$T/list.conf:1: --size: empty element in list '4k,,8k'" $TG $D --plan "$T/list.conf"
+	bad_case "--plan: '$T/target' is unreadable" $TG $D --plan "$T/target"
+	# sizes, durations, lists
+	bad_case "--size: invalid size '1.5k'" $TG $D --size 1.5k
+	bad_case "--size: invalid size '1e3'" $TG $D --size 1e3
+	bad_case "--deadline: '0' is out of range" $TG $D --deadline 0
+	bad_case "--threads: invalid number '1-4'" $TG $D --threads 1-4
+	bad_case "--rsize: '3000' is not a multiple of 4k" $TG $D --rsize 3000
+	bad_case "--nconnect: '17' is out of range" $TG $D --nconnect 17
+	bad_case "--mount-opts: empty element in list 'hard;;soft'" $TG $D --mount-opts "hard;;soft"
+	# hostfiles: a server the job has no rank on
+	bad_case "--servers: no rank of this job runs on 'nosuchhost' (is it in the hostfile?)" $TG $D --servers nosuchhost
+	bad_case "--servers: no rank of this job runs on 'bad/name'" $TG $D --servers "$(hostname),bad/name"
+	bad_case "--servers: every rank is on a server host" $TG $D --servers "$(hostname)"
+	# store paths and --resume
+	bad_case "--db: '$T' is not a regular file" $TG --db "$T"
+	bad_case "--resume: no run 'nosuch' in $T/s.db" $D --resume nosuch
+	# nfs:// URLs (refused before any traffic)
+	bad_case "--target: 'http://x/y' is not an nfs:// URL" $D --engine libnfs --target http://x/y
+	bad_case "--target: 'nfs://' has no server" $D --engine libnfs --target nfs://
+	bad_case "--target: 'nfs://127.0.0.1' has no export path" $D --engine libnfs --target nfs://127.0.0.1
+	bad_case "has a port in the server part (give ?nfsport=N&mountport=N)" $D --engine libnfs --target nfs://127.0.0.1:99999/export
+	bad_case "version must be 3 or 4, not '7'" $D --engine libnfs --target "nfs://127.0.0.1/export?version=7"
+	bad_case "has an unknown parameter 'foo'" $D --engine libnfs --target "nfs://127.0.0.1/export?foo=1"
+	bad_case "nfsport must be a port number (1-65535), not 'x'" $D --engine libnfs --target "nfs://127.0.0.1/export?nfsport=x"
+	bad_case "--mount: only for --engine posix" $D --engine libnfs --target nfs://127.0.0.1/export --mount 127.0.0.1:/x
+	echo "$bad_cases bad inputs refused"
+	[ $bad_cases -ge 60 ] || fail "the table has only $bad_cases cases" || return 1
 	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
 }
 
