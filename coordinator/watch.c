@@ -22,7 +22,7 @@
 
 /* After recording a death, how long the watch waits for mpirun's SIGTERM
  * before it ends rank 0 itself (mpirun sends it about 1 s after a death). */
-#define WAIT_FOR_KILL_NS (10 * 1000000000LL)
+#define WAIT_FOR_KILL_NS (5 * 1000000000LL)
 
 struct st_watch {
 	int rank, size;
@@ -209,6 +209,34 @@ static void *watch_thread(void *arg)
 	return NULL;
 }
 
+/* Another rank: its lifeline closes without rank 0's goodbye byte when rank
+ * 0 is gone. mpirun normally ends this rank then; if it does not (with
+ * --enable-recovery it would wait in a collective forever), it ends itself. */
+static void *lifeline_thread(void *arg)
+{
+	struct st_watch *w = arg;
+	struct pollfd p[2] = { { .fd = w->efd, .events = POLLIN },
+			       { .fd = w->lifeline, .events = POLLIN } };
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (p[0].revents)
+			return NULL;
+		char b;
+		ssize_t got = recv(w->lifeline, &b, 1, 0);
+		if (got == 1)
+			return NULL; /* goodbye: the job ends in order */
+		if (got < 0 && errno == EINTR)
+			continue;
+		fprintf(stderr, "stcluster: rank %d (host %s): rank 0 is gone; ending\n", w->rank,
+			w->hosts[w->rank].hostname);
+		_exit(3);
+	}
+}
+
 /* Another rank: connect to rank 0 and say who we are. 0 or -errno. */
 static int connect_lifeline(struct st_watch *w, int port)
 {
@@ -276,6 +304,12 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 	}
 	MPI_Bcast(&port, 1, MPI_INT, 0, comm);
 	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : 0;
+	if (w->rank && !rc) {
+		w->efd = eventfd(0, EFD_CLOEXEC);
+		if (w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
+			st_die("rank %d cannot watch its lifeline", w->rank);
+		w->running = 1;
+	}
 	int *rcs = w->rank == 0 ? calloc((size_t)w->size, sizeof(int)) : NULL;
 	MPI_Gather(&rc, 1, MPI_INT, rcs, 1, MPI_INT, 0, comm);
 	if (w->rank == 0) {
@@ -304,9 +338,14 @@ void st_watch_stop(struct st_watch *w)
 			st_die("cannot stop the watch thread: %s", strerror(errno));
 		pthread_join(w->thread, NULL);
 	}
+	/* goodbye: the ranks know the job ends in order, not that rank 0 died */
 	for (int r = 0; w->fds && r < w->size; r++)
-		if (w->fds[r] >= 0)
+		if (w->fds[r] >= 0) {
+			if (send(w->fds[r], "b", 1, MSG_NOSIGNAL) != 1)
+				fprintf(stderr, "stcluster: rank 0: no goodbye to rank %d: %s\n", r,
+					strerror(errno));
 			close(w->fds[r]);
+		}
 	if (w->lifeline >= 0)
 		close(w->lifeline);
 	if (w->lfd >= 0)
