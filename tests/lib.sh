@@ -50,6 +50,22 @@ rank_pid() {
 	return 1
 }
 
+# rank_pid_with TEXT RANK: the PID of that rank of the job whose command line
+# holds TEXT (a path under $T: only this test's processes), wherever the
+# launcher started it
+rank_pid_with() {
+	for c in /proc/[0-9]*/cmdline; do
+		p=${c#/proc/}
+		p=${p%/cmdline}
+		if tr '\0' ' ' <"$c" 2>/dev/null | grep -qF -- "$1" &&
+			tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # wait_stored DB N [TENTHS]: until the store holds N combinations (default 30 s)
 wait_stored() {
 	k=0

@@ -72,3 +72,36 @@ t_lab_unknown_host_fails_cleanly() {
 	grep -q "unknown host stt-c9" out || fail "no clear error: $(head -5 out)" || return 1
 	[ ! -e "$T/s.db" ] || fail "a store was written"
 }
+
+t_lab_host_dies_mid_phase() {
+	lab_up 2 none || return 1
+	hf=$(hostfile_of 2)
+	third=$(awk 'NR == 3 { print $1 }' "$hf")
+	# null engine, 10 ms a call: the second combination's write phase lasts 2 s
+	lab_run mpirun -hostfile "$hf" -np 3 $ST --engine null --null-delay 10ms --block 4k \
+		--size 400k,800k,1200k --phases write,read --db "$T/k.db" --quiet >out 2>&1 &
+	job=$!
+	wait_stored k.db 1 || { kill $job; fail "the first combination was never stored: $(cat out)"; return 1; }
+	sleep 0.5
+	# the launcher's daemons detach from the test's shell: find rank 2 by its store
+	victim=$(rank_pid_with "--db $T/k.db" 2) || { kill $job; fail "rank 2 not found"; return 1; }
+	kill -9 "$victim"
+	t0=$(date +%s%N)
+	wait $job
+	rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc != 0 ] || fail "the job exited 0 after a host's rank died" || return 1
+	[ $took -lt 10000 ] || fail "the job ended $took ms after the kill" || return 1
+	row=$(q k.db "SELECT status || '|' || abort_rank || '|' || abort_reason FROM run")
+	case "$row" in
+	"aborted|2|rank 2 (host $third) ended during combination 2/3, phase "*" (its lifeline closed)") ;;
+	*) fail "the run row: $row"; return 1 ;;
+	esac
+	expect_eq "$(q k.db "SELECT seq || ':' || status FROM combo")" "0:ok" "the finished combination" || return 1
+	echo "killed rank 2 on $third; the job ended $took ms later, exit $rc"
+	# the same hosts finish it
+	lab_run mpirun -hostfile "$hf" -np 3 $ST --resume "$(q k.db 'SELECT run_id FROM run')" \
+		--db "$T/k.db" --quiet >out 2>&1 || fail "--resume: $(cat out)" || return 1
+	expect_eq "$(q k.db "SELECT status || ' ' || (SELECT group_concat(seq) FROM combo) FROM run")" \
+		"complete 0,1,2" "after --resume"
+}
