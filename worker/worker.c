@@ -588,6 +588,18 @@ int st_worker_remove_run_dir(const struct st_worker_args *a)
 	int rc = a->engine->setup(&env, &rs, msg, sizeof(msg));
 	if (rc < 0)
 		return rc;
+	/* a file whose removal failed after its combination (a soft mount
+	 * timing out while the server was away) is removed now: any file this
+	 * rank can have made, under the names only this rank uses */
+	const struct st_optval *threads = &a->cfg->o[ST_OPT_THREADS];
+	int64_t most = 0;
+	for (int i = 0; i < threads->n; i++)
+		most = threads->v[i] > most ? threads->v[i] : most;
+	for (int64_t i = 0; i < most; i++) {
+		char path[ST_STR_MAX];
+		st_worker_file_path(a->run_dir, a->rank, (int)i, path, sizeof(path));
+		a->engine->unlink(rs, path);
+	}
 	rc = a->engine->rmdir(rs, a->run_dir);
 	a->engine->teardown(rs);
 	return rc == -ENOENT || rc == -ENOTEMPTY ? 0 : rc;

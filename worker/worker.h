@@ -71,8 +71,9 @@ uint64_t st_worker_live_bytes(struct st_worker *w);
 /* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
 void st_worker_finish(struct st_worker *w);
 
-/* At the end of a run (after a barrier): remove the run directory if it is
- * empty. Missing or still in use by another rank of the host is not an error. */
+/* At the end of a run (after a barrier): remove what is left of this rank's
+ * files (a removal that failed earlier), then the run directory if it is
+ * empty. Missing, or still holding another rank's files, is not an error. */
 int st_worker_remove_run_dir(const struct st_worker_args *a);
 
 /* --verify: fill buf with the pattern of (seed, rank, thread) at file

@@ -347,3 +347,36 @@ t_nfs_hard_rides_out_a_server_restart() {
 	expect_eq "$(q async.db "SELECT status FROM combo")" error "async: combination" || return 1
 	export_clean
 }
+
+t_nfs_soft_run_goes_on_when_the_server_returns() {
+	nfs_up || return $?
+	# soft, timeo 1 s, retrans 1; the server stops answering during the first
+	# combination's write and comes back once that combination is stored
+	nfs_freeze_when_written "$T/export/stcluster-*/r0.t0"
+	fpid=$!
+	(
+		k=0
+		while [ "$(q "$T/soft.db" 'SELECT COUNT(*) FROM combo' 2>/dev/null)" != 1 ] && [ $k -lt 600 ]; do
+			sleep 0.1
+			k=$((k + 1))
+		done
+		kill -CONT "$GANESHA_PID"
+	) &
+	tpid=$!
+	# 2 threads, then 1: the second thread's file of the first combination is
+	# not written again, so only the cleanup at the end of the run removes it
+	$ST --engine libnfs --target "$URL" --block 64k --size 64m --threads 2,1 --sync sync \
+		--phases write,read --hard soft --timeo 10 --retrans 1 --deadline 30 \
+		--db "$T/soft.db" --quiet >out 2>&1
+	rc=$?
+	wait $fpid $tpid
+	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	expect_eq "$(q soft.db "SELECT c.seq || ' ' || c.status || ' ' || r.phase || ' ' || COALESCE(r.errno_name, '-') || ' ' || COALESCE(r.err_op, '-') FROM rank_result r JOIN combo c USING (combo_id) ORDER BY c.seq, r.phase DESC")" \
+		"0 error write ETIMEDOUT write
+0 error read ETIMEDOUT open
+1 ok write - -
+1 ok read - -" "per combination and phase" || return 1
+	expect_eq "$(q soft.db "SELECT status FROM run")" complete "run status" || return 1
+	# the first combination's files, whose removal timed out, are gone by the end
+	export_clean
+}
