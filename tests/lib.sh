@@ -75,3 +75,20 @@ wait_stored() {
 		sleep 0.1
 	done
 }
+
+# hit_rank JOB DB RANK SIGNAL: once the store $T/DB holds its first
+# combination, 0.5 s later (the fault tests' second combination is then in
+# its write phase), send SIGNAL to RANK of the job whose mpirun (or launcher
+# shell) is JOB; sets victim and t0 (ns). The rank is looked for among JOB's
+# descendants, then (the lab launcher's daemons detach) by its store's path.
+hit_rank() {
+	wait_stored "$T/$2" 1 || { kill "$1"; fail "the first combination was never stored"; return 1; }
+	sleep 0.5
+	victim=$(rank_pid "$1" "$3" || rank_pid_with "--db $T/$2" "$3") ||
+		{ kill "$1"; fail "rank $3 not found"; return 1; }
+	kill -"$4" "$victim"
+	t0=$(date +%s%N)
+}
+
+# since_ms T0: ms since T0 (ns)
+since_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }

@@ -26,14 +26,10 @@ t_rank_killed_mid_phase_is_named_and_resumed() {
 	$MPIRUN -np 3 $ST $SWEEP --db "$T/k.db" --quiet >out 2>&1 &
 	mp=$!
 	# the second combination's write phase lasts 2 s: kill rank 2 0.5 s into it
-	wait_stored k.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
-	sleep 0.5
-	victim=$(rank_pid $mp 2) || { kill $mp; fail "rank 2 not found"; return 1; }
-	kill -9 "$victim"
-	t0=$(date +%s%N)
+	hit_rank $mp k.db 2 9 || return 1
 	wait $mp
 	rc=$?
-	took=$((($(date +%s%N) - t0) / 1000000))
+	took=$(since_ms $t0)
 	[ $rc != 0 ] || fail "mpirun exited 0 after a rank was killed" || return 1
 	[ $took -lt 10000 ] || fail "the job ended $took ms after the kill" || return 1
 	host=$(hostname)
@@ -55,14 +51,10 @@ t_hung_rank_ends_by_the_deadline() {
 	# 4 s + a grace of 5 s + 10 % of 4 s
 	$MPIRUN -np 3 $ST $SWEEP --deadline 4 --db "$T/h.db" --quiet >out 2>&1 &
 	mp=$!
-	wait_stored h.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
-	sleep 0.5
-	victim=$(rank_pid $mp 1) || { kill $mp; fail "rank 1 not found"; return 1; }
-	kill -STOP "$victim"
-	t0=$(date +%s%N)
+	hit_rank $mp h.db 1 STOP || return 1
 	wait $mp
 	rc=$?
-	took=$((($(date +%s%N) - t0) / 1000000))
+	took=$(since_ms $t0)
 	# mpirun's SIGTERM waits for the stopped rank to go on; it is this
 	# test's process, so the test lets it go on, and it must then end
 	kill -CONT "$victim" 2>/dev/null
@@ -87,7 +79,7 @@ t_interrupted_job_is_marked_aborted() {
 	# SIGKILL follows 1 s later by default: 3 s here, for a loaded CI machine
 	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 3 $ST $SWEEP --db "$T/i.db" --quiet >out 2>&1 &
 	mp=$!
-	wait_stored i.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
+	wait_stored "$T/i.db" 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
 	sleep 0.5
 	kill -INT $mp # Ctrl-C: mpirun sends SIGTERM to every rank
 	wait $mp
@@ -106,11 +98,7 @@ t_job_ends_even_with_enable_recovery() {
 	# itself 5 s after the death, and rank 1 when its lifeline closes
 	$MPIRUN --enable-recovery -np 3 $ST $SWEEP --db "$T/r.db" --quiet >out 2>&1 &
 	mp=$!
-	wait_stored r.db 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
-	sleep 0.5
-	victim=$(rank_pid $mp 2) || { kill $mp; fail "rank 2 not found"; return 1; }
-	kill -9 "$victim"
-	t0=$(date +%s%N)
+	hit_rank $mp r.db 2 9 || return 1
 	k=0
 	while kill -0 $mp 2>/dev/null && [ $k -lt 300 ]; do sleep 0.1; k=$((k + 1)); done
 	if kill -0 $mp 2>/dev/null; then
@@ -120,7 +108,7 @@ t_job_ends_even_with_enable_recovery() {
 		return 1
 	fi
 	wait $mp
-	took=$((($(date +%s%N) - t0) / 1000000))
+	took=$(since_ms $t0)
 	expect_eq "$(run_row r.db)" \
 		"aborted|2|rank 2 (host $(hostname)) ended during combination 2/3, phase write (its lifeline closed)" \
 		"the run row" || return 1
