@@ -1,8 +1,10 @@
 /*
  * The store: schema creation and migration, refusing what is not a store,
- * and the aggregate views checked against figures worked out by hand.
+ * the aggregate views checked against figures worked out by hand, and the
+ * hashes `stcluster audit` checks.
  */
 #include "../../common/options.h"
+#include "../../coordinator/digest.h"
 #include "../../coordinator/store.h"
 #include "unit.h"
 
@@ -235,6 +237,129 @@ static void aggregates_by_hand(void)
 	st_store_close(s);
 }
 
+/* SHA-256 is libcrypto's: the FIPS 180-2 vectors, so a wrong digest (or a
+ * wrong hex conversion) fails here, not only as a mismatch later. */
+static void sha256_known_vectors(void)
+{
+	char hex[ST_HASH_HEX];
+	CHECK(st_sha256_hex("abc", 3, hex) == 0);
+	CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+	CHECK(st_sha256_hex("", 0, hex) == 0);
+	CHECK(strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	CHECK(st_sha256_hex(two, strlen(two), hex) == 0);
+	CHECK(strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+}
+
+static sqlite3_stmt *one_row(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "    %s: %s\n", sql, sqlite3_errmsg(db));
+		return NULL;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* The hash of rows given as SQL (each statement one row, in order). */
+static void rows_hash(sqlite3 *db, const char *const *sqls, int nrows, char hex[ST_HASH_HEX])
+{
+	static const char *const names[] = { "a", "b", "c", "d", "e", "f" };
+	struct st_digest *d = st_digest_new();
+	hex[0] = '\0';
+	if (!d)
+		return;
+	st_digest_start(d, "test");
+	for (int i = 0; i < nrows; i++) {
+		sqlite3_stmt *st = one_row(db, sqls[i]);
+		if (st)
+			st_digest_row(d, st, names, sqlite3_column_count(st));
+		sqlite3_finalize(st);
+	}
+	if (st_digest_finish(d, hex))
+		hex[0] = '\0';
+	st_digest_free(d);
+}
+
+/* The canonical bytes of one row, byte for byte as digest.h describes them,
+ * and their SHA-256 as `sha256sum` prints it for the same 142 bytes. */
+static void canonical_row_serialization(void)
+{
+	static const char want[] =
+		"V\0\0\0\0\0\0\0\x16" "stcluster-audit-1 test"
+		"R"
+		"c\0\0\0\0\0\0\0\x01" "a" "i\0\0\0\0\0\0\0\x01" "1"
+		/* b is NULL: absent */
+		"c\0\0\0\0\0\0\0\x01" "c" "t\0\0\0\0\0\0\0\x01" "x"
+		"c\0\0\0\0\0\0\0\x01" "d" "f\0\0\0\0\0\0\0\x08" "\x3f\xf8\0\0\0\0\0\0" /* 1.5 */
+		"c\0\0\0\0\0\0\0\x01" "e" "b\0\0\0\0\0\0\0\x02" "\x00\xff"
+		"c\0\0\0\0\0\0\0\x01" "f" "i\0\0\0\0\0\0\0\x02" "-7"
+		"E";
+	sqlite3 *db;
+	CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
+	struct st_digest *d = st_digest_new();
+	CHECK(d != NULL);
+	sqlite3_stmt *st = one_row(db, "SELECT 1, NULL, 'x', 1.5, x'00ff', -7");
+	CHECK(st != NULL);
+	if (!d || !st) {
+		sqlite3_finalize(st);
+		st_digest_free(d);
+		sqlite3_close(db);
+		return;
+	}
+	static const char *const names[] = { "a", "b", "c", "d", "e", "f" };
+	st_digest_capture(d, 1);
+	CHECK(st_digest_start(d, "test") == 0);
+	st_digest_row(d, st, names, 6);
+	sqlite3_finalize(st);
+	char hex[ST_HASH_HEX], direct[ST_HASH_HEX];
+	CHECK(st_digest_finish(d, hex) == 0);
+	size_t len;
+	const unsigned char *got = st_digest_bytes(d, &len);
+	CHECK_EQ_INT(len, sizeof(want) - 1);
+	CHECK(got && len == sizeof(want) - 1 && memcmp(got, want, len) == 0);
+	/* printf 'V\0\0...E' > row.bin; sha256sum row.bin */
+	CHECK(strcmp(hex, "826e149b2e1c78b84ae06a6ed36fd68154fe9a1772e5b7db2107d2092e2dd2c7") == 0);
+	CHECK(st_sha256_hex(want, sizeof(want) - 1, direct) == 0);
+	CHECK(strcmp(hex, direct) == 0);
+	st_digest_free(d);
+
+	/* every difference a stored value can have changes the hash */
+	const char *base[] = { "SELECT 1, 2", "SELECT 3, 4" };
+	const char *variants[][2] = {
+		{ "SELECT 1, NULL", "SELECT 3, 4" },	  /* NULL <-> value */
+		{ "SELECT 1, 0", "SELECT 3, 4" },	  /* 0 <-> 2 */
+		{ "SELECT 1, '2'", "SELECT 3, 4" },	  /* text <-> integer */
+		{ "SELECT 1, 2.0", "SELECT 3, 4" },	  /* real <-> integer */
+		{ "SELECT 1, x'02'", "SELECT 3, 4" },	  /* blob <-> integer */
+		{ "SELECT 3, 4", "SELECT 1, 2" },	  /* rows swapped */
+		{ "SELECT 2, 1", "SELECT 3, 4" },	  /* values swapped between columns */
+		{ "SELECT 1, 2", "SELECT 3, 4 " },	  /* the same: must match */
+	};
+	char h0[ST_HASH_HEX], h[ST_HASH_HEX], z1[ST_HASH_HEX], z2[ST_HASH_HEX];
+	rows_hash(db, base, 2, h0);
+	CHECK(strlen(h0) == 64);
+	for (size_t i = 0; i < ST_ARRAY_LEN(variants); i++) {
+		rows_hash(db, variants[i], 2, h);
+		int same = strcmp(h, h0) == 0, want_same = i == ST_ARRAY_LEN(variants) - 1;
+		if (same != want_same)
+			fprintf(stderr, "    variant %zu: %s\n", i, same ? "same hash" : "different hash");
+		CHECK(same == want_same);
+	}
+	/* one row of NULL and none, '' and NULL: a NULL is not nothing */
+	const char *nul[] = { "SELECT NULL, NULL" }, *empty[] = { "SELECT '', NULL" };
+	rows_hash(db, nul, 1, z1);
+	rows_hash(db, nul, 0, z2);
+	CHECK(strcmp(z1, z2) != 0);
+	rows_hash(db, empty, 1, z2);
+	CHECK(strcmp(z1, z2) != 0);
+	sqlite3_close(db);
+}
+
 struct holder {
 	sqlite3 *db;
 	int ms;
@@ -280,5 +405,7 @@ const struct unit_test unit_store[] = {
 	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
 	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
 	{ "store: aggregate, first-done, fairness, Jain, IOPS by hand", aggregates_by_hand },
+	{ "store: SHA-256 (libcrypto) gives the FIPS 180-2 vectors", sha256_known_vectors },
+	{ "store: canonical row bytes and their SHA-256; every change changes it", canonical_row_serialization },
 	{ NULL, NULL },
 };
