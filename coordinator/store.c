@@ -800,23 +800,28 @@ static int stored_hashes(struct st_hasher *h, const char *run_id, char cfg[ST_HA
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int set_hash(struct st_store *s, sqlite3_stmt *q, const char *text, int64_t key,
-		    const char *hex, char *err, size_t n)
+/* UPDATE ... SET <hash> = ?2 WHERE <key> = ?1 */
+static int set_hash(sqlite3_stmt *q, const char *text, int64_t key, const char *hex, char *err,
+		    size_t n)
 {
 	if (text)
 		sqlite3_bind_text(q, 1, text, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_int64(q, 1, key);
 	sqlite3_bind_text(q, 2, hex, -1, SQLITE_TRANSIENT);
-	return step(s, q, err, n);
+	int rc = sqlite3_step(q);
+	if (rc != SQLITE_DONE)
+		fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(q)));
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Rebuild run.result_hash from the stored outcome, baseline hash and row
  * hashes (inside the caller's transaction). */
-static int refresh_result(struct st_store *s, const char *run_id, const char *baseline_hex,
-			  char *err, size_t n)
+static int refresh_result(struct st_hasher *h, sqlite3_stmt *set_result, const char *run_id,
+			  const char *baseline_hex, char *err, size_t n)
 {
-	struct st_hasher *h = s->h;
 	if (result_begin(h, run_id, baseline_hex, err, n))
 		return -1;
 	sqlite3_bind_text(h->list, 1, run_id, -1, SQLITE_TRANSIENT);
@@ -827,13 +832,13 @@ static int refresh_result(struct st_store *s, const char *run_id, const char *ba
 		result_add(h, sqlite3_column_int64(h->list, 1), hex);
 	}
 	if (rc != SQLITE_DONE)
-		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(h->list)));
 	sqlite3_reset(h->list);
 	sqlite3_clear_bindings(h->list);
 	char hex[ST_HASH_HEX];
 	if (rc != SQLITE_DONE || finish(h->r, hex, err, n))
 		return -1;
-	return set_hash(s, s->set_result_hash, run_id, 0, hex, err, n);
+	return set_hash(set_result, run_id, 0, hex, err, n);
 }
 
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n)
@@ -946,15 +951,15 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 		if (hash_config(s->h, r->run_id, hex, NULL, err, n))
 			goto rollback;
 		if ((!r->resume || strcmp(cfg_before, cfg_stored) == 0) &&
-		    set_hash(s, s->set_config_hash, r->run_id, 0, hex, err, n))
+		    set_hash(s->set_config_hash, r->run_id, 0, hex, err, n))
 			goto rollback;
 		if (!r->resume) {
 			if (hash_baselines(s->h, r->run_id, base_stored, NULL, err, n) ||
-			    set_hash(s, s->set_baseline_hash, r->run_id, 0, base_stored, err, n))
+			    set_hash(s->set_baseline_hash, r->run_id, 0, base_stored, err, n))
 				goto rollback;
 		}
 		/* the status (running again) is in the result hash */
-		if (refresh_result(s, r->run_id, base_stored, err, n))
+		if (refresh_result(s->h, s->set_result_hash, r->run_id, base_stored, err, n))
 			goto rollback;
 	}
 	if (exec(s->db, "COMMIT", err, n))
@@ -1001,9 +1006,10 @@ int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		/* refreshed only when the stored hash still matched the rows */
 		if (strcmp(before, stored) == 0 &&
 		    (hash_baselines(s->h, run_id, after, NULL, err, n) ||
-		     set_hash(s, s->set_baseline_hash, run_id, 0, after, err, n)))
+		     set_hash(s->set_baseline_hash, run_id, 0, after, err, n)))
 			goto rollback;
-		if (refresh_result(s, run_id, strcmp(before, stored) == 0 ? after : stored, err, n))
+		if (refresh_result(s->h, s->set_result_hash, run_id,
+				   strcmp(before, stored) == 0 ? after : stored, err, n))
 			goto rollback;
 	}
 	if (exec(s->db, "COMMIT", err, n))
@@ -1105,7 +1111,7 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	if (rc != SQLITE_DONE)
 		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	else if (!stored_hashes(s->h, run_id, cfg, base, res, &found, err, n) &&
-		 (!cfg[0] || !refresh_result(s, run_id, base, err, n)) &&
+		 (!cfg[0] || !refresh_result(s->h, s->set_result_hash, run_id, base, err, n)) &&
 		 !exec(s->db, "COMMIT", err, n))
 		return 0;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -1115,6 +1121,9 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 struct st_abort_mark {
 	sqlite3 *db;
 	sqlite3_stmt *mark, *count;
+	struct st_hasher *h;	 /* the result hash covers the mark (NULL: not hashed) */
+	sqlite3_stmt *set_result; /* with h */
+	char run_id[64];
 };
 
 void st_store_abort_mark_close(struct st_abort_mark *m)
@@ -1123,6 +1132,8 @@ void st_store_abort_mark_close(struct st_abort_mark *m)
 		return;
 	sqlite3_finalize(m->mark);
 	sqlite3_finalize(m->count);
+	sqlite3_finalize(m->set_result);
+	hasher_free(m->h);
 	sqlite3_close(m->db);
 	free(m);
 }
@@ -1156,6 +1167,17 @@ struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run
 	}
 	bind_text(m->mark, 4, run_id);
 	bind_text(m->count, 1, run_id);
+	/* the store was migrated by the run's own connection before: the
+	 * hasher finds its tables. Should it fail, the mark is still written
+	 * (audit will then show the result hash as not matching). */
+	char herr[ST_ERR_MAX];
+	st_copy(m->run_id, sizeof(m->run_id), run_id);
+	m->h = hasher_new(m->db, herr, sizeof(herr));
+	if (m->h && sqlite3_prepare_v2(m->db, "UPDATE run SET result_hash = ?2 WHERE run_id = ?1", -1,
+				       &m->set_result, NULL) != SQLITE_OK) {
+		hasher_free(m->h);
+		m->h = NULL;
+	}
 	return m;
 fail:
 	st_store_abort_mark_close(m);
@@ -1173,10 +1195,31 @@ int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, c
 	else
 		sqlite3_bind_null(m->mark, 2);
 	bind_text(m->mark, 3, reason);
+	/* the mark and the result hash that covers it in one transaction (it
+	 * waits, as the mark alone would, for a combination being committed);
+	 * when it cannot begin, the mark is written alone */
+	int tx = sqlite3_exec(m->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
 	int rc = sqlite3_step(m->mark);
 	sqlite3_reset(m->mark);
-	if (rc != SQLITE_DONE)
-		return fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+	if (rc == SQLITE_DONE && tx && m->h && sqlite3_changes(m->db) > 0) {
+		char cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX], herr[ST_ERR_MAX];
+		int found;
+		/* a failure here leaves the old result hash, which audit shows */
+		if (!stored_hashes(m->h, m->run_id, cfg, base, res, &found, herr, sizeof(herr)) &&
+		    cfg[0])
+			refresh_result(m->h, m->set_result, m->run_id, base, herr, sizeof(herr));
+	}
+	if (rc != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		if (tx)
+			sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (tx && sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
 	int64_t stored = -1;
 	if (sqlite3_step(m->count) == SQLITE_ROW)
 		stored = sqlite3_column_int64(m->count, 0);
@@ -1436,8 +1479,8 @@ int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *er
 	if (stored_hashes(s->h, c->run_id, cfg, base, res, &found, err, n))
 		goto rollback;
 	if (cfg[0] && (hash_combo(s->h, combo_id, hex, err, n) ||
-		       set_hash(s, s->set_row_hash, NULL, combo_id, hex, err, n) ||
-		       refresh_result(s, c->run_id, base, err, n)))
+		       set_hash(s->set_row_hash, NULL, combo_id, hex, err, n) ||
+		       refresh_result(s->h, s->set_result_hash, c->run_id, base, err, n)))
 		goto rollback;
 	if (exec(s->db, "COMMIT", err, n))
 		goto rollback;

@@ -666,6 +666,46 @@ static void audit_resume_and_tampering(void)
 	st_store_close(s);
 }
 
+/* A run marked aborted by the watch's own connection (a rank died) has
+ * the mark in its result hash: it audits ok, and so does its --resume. */
+static void audit_aborted_run(void)
+{
+	char path[512], err[ST_ERR_MAX], got[256];
+	snprintf(path, sizeof(path), "%s/aborted.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(fixture_begin(s, &f, "run-x", 3, 0) == 0);
+	struct st_abort_mark *m = st_store_abort_mark_open(path, "run-x", err, sizeof(err));
+	CHECK(m != NULL);
+	CHECK(fixture_combo(s, &f, "run-x", 0, 0) == 0);
+	if (m) {
+		CHECK_EQ_INT(st_store_abort_mark(m, 2, "rank 2 ended", err, sizeof(err)), 1);
+		CHECK_EQ_INT(st_store_abort_mark(m, 1, "again", err, sizeof(err)), 1); /* no change */
+		st_store_abort_mark_close(m);
+	}
+	sqlite3 *db = st_store_db(s);
+	CHECK(qd(db, "SELECT COUNT(*) FROM run WHERE status = 'aborted' AND abort_rank = 2") == 1);
+	altered_items(s, "run-x", got, sizeof(got));
+	if (*got)
+		fprintf(stderr, "    aborted run: altered '%s'\n", got);
+	CHECK(strcmp(got, "") == 0);
+	CHECK(fixture_begin(s, &f, "run-x", 3, 1) == 0);
+	CHECK(fixture_combo(s, &f, "run-x", 1, 0) == 0);
+	CHECK(st_store_end_run(s, "run-x", "complete", err, sizeof(err)) == 0);
+	altered_items(s, "run-x", got, sizeof(got));
+	CHECK(strcmp(got, "") == 0);
+	/* the reason is kept after the resume, and covered */
+	CHECK(sqlite3_exec(db, "UPDATE run SET abort_reason = 'someone else'", NULL, NULL, NULL) ==
+	      SQLITE_OK);
+	altered_items(s, "run-x", got, sizeof(got));
+	CHECK(strcmp(got, "result") == 0);
+	st_store_close(s);
+}
+
 /* A store of schema version 1 (no hash columns): audited read-only as it
  * is, "no hashes", and left unchanged; migrated by the next run, its old
  * run still has none and the new run has them all; resuming the old run
@@ -786,5 +826,6 @@ const struct unit_test unit_store[] = {
 	{ "store: audit sees a change of every column of every table", audit_sees_every_column },
 	{ "store: audit after a crash and --resume; earlier changes stay visible", audit_resume_and_tampering },
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
+	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };
