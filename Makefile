@@ -12,7 +12,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
 BUILD    ?= build
-PKGS     := ompi-c hwloc uuid sqlite3
+PKGS     := ompi-c hwloc uuid sqlite3 libcrypto
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 ifeq ($(V),1)

@@ -582,6 +582,7 @@ void st_config_help(FILE *out)
 		"       stcluster compare RUN_A RUN_B [--phase P] [--format F]\n"
 		"       stcluster effects [--run ID|last] [--phase P] [--format F]\n"
 		"       stcluster history [--where EXPR] [--phase P] [--format F]\n"
+		"       stcluster audit RUN [--format table|json]   (were the stored results altered?)\n"
 		"       stcluster --help | --version        (man stcluster: every subcommand in full)\n\n"
 		"Options marked [list] take a comma list (4k,64k,1m); every list of a\n"
 		"sweep option is a dimension of the matrix, which is their cartesian product.\n"

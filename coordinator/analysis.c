@@ -556,6 +556,19 @@ static const struct st_subcmd subcmds[] = {
 	  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
 	  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "
 	  "written with units, enum values without quotes (sql/queries/history.sql)." },
+	{ "audit", "RUN [--format table|json] [--db PATH]",
+	  "Whether the stored results of a run were altered since the run wrote them. Every run "
+	  "stores SHA-256 hashes of its rows, each written in the transaction that writes the "
+	  "rows: of its configuration (the run row but its status and finish time, and its "
+	  "hosts), of its baselines, of each combination (its rows in every result table) and "
+	  "of the whole result (the status and finish time, the baselines' hash and every "
+	  "combination's hash in order). audit recomputes each from the rows and prints one "
+	  "line per hash: ok, or ALTERED, naming each altered combination by its seq (0-based, "
+	  "as combo.seq). Exit status 0 when every hash matches, 1 when something was altered. "
+	  "A run written by an older stcluster has no hashes, and is said to have none. The "
+	  "hashes find changes, not a forger: who can write the store can write new hashes "
+	  "too. RUN is an id, a unique prefix of one, last, or last~N. Only --format table "
+	  "(default) and json." },
 };
 
 static const struct st_subcmd *subcmd(const char *name)
@@ -571,6 +584,14 @@ static void usage(FILE *out, const char *cmd)
 	const struct st_subcmd *s = subcmd(cmd);
 	if (s)
 		fprintf(out, "usage: stcluster %s %s\n", s->name, s->synopsis);
+}
+
+void st_subcmd_help(FILE *out, const char *cmd)
+{
+	const struct st_subcmd *s = subcmd(cmd);
+	usage(out, cmd);
+	if (s)
+		fprintf(out, "\n%s\n", s->text);
 }
 
 /* Options: `allowed` lists the names this command takes ("db,format,run").
@@ -1137,7 +1158,7 @@ void st_man_page(FILE *out, const char *version)
 	fputs(".SH SUBCOMMANDS\n"
 	      "Every subcommand reads the store (\\fB\\-\\-db\\fR, default ./stcluster.db) "
 	      "read-only, needs no MPI, and prints \\fB\\-\\-format\\fR table (default), csv, "
-	      "json or markdown. \\fB\\-\\-phase\\fR is one of write, rewrite, read, reread, "
+	      "json or markdown (audit: table or json). \\fB\\-\\-phase\\fR is one of write, rewrite, read, reread, "
 	      "randread, randwrite.\n",
 	      out);
 	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++) {
@@ -1183,7 +1204,8 @@ void st_man_page(FILE *out, const char *version)
 	      "sql/README.md; the named queries of compare, effects, history and report \\-\\-top "
 	      "are in sql/queries/ and run from the sqlite3 shell too.\n",
 	      out);
-	fputs(".SH EXIT STATUS\n0 on success; 1 when a run or a query failed; 2 for bad input "
+	fputs(".SH EXIT STATUS\n0 on success; 1 when a run or a query failed, or when "
+	      "\\fBaudit\\fR found a stored hash that does not match its rows; 2 for bad input "
 	      "(an unknown option or value, an unknown run id, a bad \\-\\-where column).\n",
 	      out);
 	fputs(".SH EXAMPLES\n.nf\n"
@@ -1194,6 +1216,7 @@ void st_man_page(FILE *out, const char *version)
 	      "stcluster compare last~1 last\n"
 	      "stcluster history \\-\\-where \"rsize=1m AND sync=async\" \\-\\-phase read\n"
 	      "stcluster report \\-\\-html report.html\n"
+	      "stcluster audit last\n"
 	      "stcluster query \"SELECT phase, block, agg_mbps FROM result ORDER BY agg_mbps DESC\"\n"
 	      ".fi\n",
 	      out);

@@ -61,6 +61,10 @@ int st_cmd_compare(int argc, char **argv);
 int st_cmd_effects(int argc, char **argv);
 int st_cmd_history(int argc, char **argv);
 
+/* "usage: stcluster NAME SYNOPSIS", a blank line and the subcommand's text
+ * from the subcommand table (the man page's). */
+void st_subcmd_help(FILE *out, const char *name);
+
 /* stcluster(1) in roff, from the options table and the subcommand table. */
 void st_man_page(FILE *out, const char *version);
 

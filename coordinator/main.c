@@ -3,6 +3,7 @@
  */
 #include "../common/options.h"
 #include "analysis.h"
+#include "audit.h"
 #include "job.h"
 #include "report.h"
 
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
 			return st_cmd_effects(argc - 1, argv + 1);
 		if (strcmp(argv[1], "history") == 0)
 			return st_cmd_history(argc - 1, argv + 1);
+		if (strcmp(argv[1], "audit") == 0)
+			return st_cmd_audit(argc - 1, argv + 1);
 		/* hidden: the build writes stcluster(1) with it */
 		if (argc == 2 && strcmp(argv[1], "--help-man") == 0) {
 			st_man_page(stdout, ST_VERSION);

@@ -45,7 +45,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *s)
+void st_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -109,7 +109,7 @@ int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *ou
 			for (int i = 0; i < ncol; i++) {
 				if (i)
 					fputs(", ", out);
-				json_string(out, sqlite3_column_name(st, i));
+				st_json_string(out, sqlite3_column_name(st, i));
 				fputs(": ", out);
 				int t = sqlite3_column_type(st, i);
 				cell_text(st, i, buf, sizeof(buf));
@@ -118,7 +118,7 @@ int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *ou
 				else if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
 					fputs(buf, out);
 				else
-					json_string(out, buf);
+					st_json_string(out, buf);
 			}
 			fputs("}", out);
 		} else {

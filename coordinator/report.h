@@ -25,6 +25,9 @@ struct st_report_opts {
  * (table and markdown formats only). */
 int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *out);
 
+/* s as a JSON string, quoted and escaped. */
+void st_json_string(FILE *out, const char *s);
+
 /* The report of one run. 0, 1 (no such run / SQL error). */
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out);
 

@@ -7,6 +7,10 @@
  * binary) carries PRAGMA user_version; opening an older store migrates it,
  * a newer one is refused. Views (sql/views.sql) are recreated on every
  * read-write open.
+ *
+ * Every run carries SHA-256 hashes of its configuration and of its result
+ * rows (store.c lists what each covers), each written in the transaction
+ * that writes the rows it covers; st_store_audit recomputes them.
  */
 #ifndef ST_STORE_H
 #define ST_STORE_H
@@ -14,12 +18,13 @@
 #include "../common/options.h"
 #include "../common/wire.h"
 #include "../worker/sampler.h"
+#include "digest.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 1
+#define ST_SCHEMA_VERSION 2
 
 struct st_store;
 
@@ -70,7 +75,7 @@ int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
  * running again; hosts already stored are kept). */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
 
-/* One baseline measurement (autocommit: baselines come before the sweep). */
+/* One baseline measurement, in a transaction with the hashes that cover it. */
 int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
 		      double seconds, const char *note, char *err, size_t n);
@@ -87,7 +92,8 @@ int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, c
 			size_t n);
 void st_store_abort_mark_close(struct st_abort_mark *m);
 
-/* Set run status ("complete", "failed", "aborted") and finish time. */
+/* Set run status ("complete", "failed", "aborted") and finish time (and
+ * the result hash, which covers them, in the same transaction). */
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
 		     size_t n);
 
@@ -120,6 +126,38 @@ struct st_combo_record {
 
 /* Store one combination with every rank's facts in one transaction. */
 int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n);
+
+/* ---- audit: the stored hashes of one run against its rows ---- */
+
+enum st_audit_state {
+	ST_AUDIT_OK,	  /* the stored hash is the hash of the rows */
+	ST_AUDIT_DIFFERS, /* it is not: the rows (or the hash) were altered */
+	ST_AUDIT_MISSING, /* no hash stored, in a run that has hashes */
+};
+
+struct st_audit_item {
+	const char *what; /* "config", "baselines", "combination", "result" */
+	int64_t seq;	  /* combination: its combo.seq (0-based); else -1 */
+	enum st_audit_state state;
+	char stored[ST_HASH_HEX];   /* hex, "" when none is stored */
+	char computed[ST_HASH_HEX]; /* hex, recomputed from the rows */
+	char note[256];	   /* what was covered, or what may explain a difference */
+};
+
+struct st_audit {
+	int hashed;  /* 0: no hashes stored (the run was written by an older stcluster) */
+	int altered; /* items not ST_AUDIT_OK */
+	size_t n;
+	struct st_audit_item *items; /* config, baselines, each combination by seq, result */
+};
+
+/* Recompute every hash of run `run_id` (a resolved id) in one read
+ * transaction (a run being written is seen at one commit) and compare them
+ * with the stored ones. Works on a read-only store and on one of schema
+ * version 1 (hashed = 0). 0, or -1 with err; free with st_audit_free. */
+int st_store_audit(struct st_store *s, const char *run_id, struct st_audit *a, char *err,
+		   size_t n);
+void st_audit_free(struct st_audit *a);
 
 /* Embedded SQL text (generated from sql/ at build time). */
 extern const char st_sql_schema[];

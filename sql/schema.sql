@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 1, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 2, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -10,6 +10,13 @@
 -- The combo table gets one column per sweep option of the options table
 -- (block, size, threads, direct, ...): the store module adds any that are
 -- missing when it opens the store, so a new option needs no migration.
+--
+-- Hashes (version 2; `stcluster audit RUN` recomputes them): SHA-256 hex of
+-- a canonical serialization of rows, written in the same transaction as
+-- the rows they cover; coordinator/store.c lists what each one covers. A
+-- run written by an older stcluster has none (NULL). A column added by a
+-- later version must default to NULL, so that the hashes of the rows
+-- written before stay valid.
 
 CREATE TABLE run (
 	run_id          TEXT PRIMARY KEY,   -- libuuid, lower-case text
@@ -27,6 +34,9 @@ CREATE TABLE run (
 	nhosts          INTEGER,
 	combos_planned  INTEGER,            -- combinations x iterations
 	stcluster_version TEXT,
+	config_hash     TEXT,               -- the columns above but status and finished_at; the host rows
+	baseline_hash   TEXT,               -- the run's baseline rows
+	result_hash     TEXT,               -- status, finished_at, abort_*, baseline_hash, (seq, row_hash) by seq
 	abort_rank      INTEGER,            -- the rank that died or hung (aborted runs; NULL: none named)
 	abort_reason    TEXT                -- why the run was aborted, and where (kept after --resume)
 );
@@ -87,6 +97,7 @@ CREATE TABLE combo (
 	direct_fallback INTEGER NOT NULL DEFAULT 0, -- O_DIRECT refused, ran buffered
 	stored_ns       INTEGER,            -- rank 0's clock just before the commit
 	mount_options   TEXT,               -- options in force, as the first client saw them
+	row_hash        TEXT,               -- this row and the combination's rows in every result table
 	UNIQUE (run_id, seq)
 );
 

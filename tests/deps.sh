@@ -2,11 +2,12 @@
 # tests/deps.sh check|install - the Debian packages stcluster builds, tests
 # and demonstrates with. `install` installs what is missing when run as
 # root; otherwise it prints the exact apt-get line and fails.
-# (chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
+# (libssl-dev: libcrypto's SHA-256 for the hashes `stcluster audit` checks;
+# chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
 # renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
-libsqlite3-dev sqlite3 python3 util-linux
+libsqlite3-dev sqlite3 libssl-dev python3 util-linux
 libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
 chromium man-db"
 

@@ -400,7 +400,7 @@ t_man_page_covers_every_option_and_subcommand() {
 		grep -q "^\\\\fB\\\\-\\\\-$(echo "$opt" | sed 's/-/\\\\-/g')\\\\fR" stcluster.1 ||
 			fail "man page lacks --$opt" || return 1
 	done
-	for cmd in report runs query compare effects history; do
+	for cmd in report runs query compare effects history audit; do
 		grep -q "^\\\\fBstcluster $cmd\\\\fR" stcluster.1 || fail "man page lacks $cmd" || return 1
 	done
 	# the page the build made is the one this binary writes

@@ -134,6 +134,13 @@ t_bad_report_options() {
 	bad_case "no such table: nosuchtable" query --db "$T/s.db" "SELECT * FROM nosuchtable"
 	bad_case "attempt to write a readonly database" query --db "$T/s.db" "DELETE FROM run"
 	bad_case "missing SQL" query --db "$T/s.db"
+	bad_case "audit: needs a run" audit --db "$T/s.db"
+	bad_case "audit: no run 'feedbeef' in the store" audit feedbeef --db "$T/s.db"
+	bad_case "audit: --format: unknown value 'csv' (one of: table, json)" audit last --db "$T/s.db" --format csv
+	bad_case "audit: unknown option '--colour'" audit last --db "$T/s.db" --colour
+	bad_case "audit: unexpected argument 'again'" audit last again --db "$T/s.db"
+	bad_case "--db: no store at '$T/none.db'" audit last --db "$T/none.db"
+	bad_case "--db: '$T/notes.txt' is not a SQLite database" audit last --db "$T/notes.txt"
 	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
 }
 

@@ -10,16 +10,20 @@ SWEEP="--engine null --null-delay 10ms --block 4k --size 400k,800k,1200k --phase
 # the run's one row: status|abort_rank|abort_reason
 run_row() { q "$1" "SELECT status || '|' || COALESCE(abort_rank, '') || '|' || COALESCE(abort_reason, '') FROM run"; }
 
-# resume_finishes DB: --resume completes the run: 3 whole combinations, all ok
+# resume_finishes DB: the aborted run's hashes match its rows (the mark is
+# in the result hash); --resume completes the run: 3 whole combinations,
+# all ok, and its hashes match again
 resume_finishes() {
 	id=$(q "$1" 'SELECT run_id FROM run')
+	$ST audit "$id" --db "$1" >audit.out || fail "audit of the aborted run: $(cat audit.out)" || return 1
 	$MPIRUN -np 3 $ST --resume "$id" --db "$1" --quiet >resume.out 2>&1 ||
 		fail "--resume $id: exit $?: $(cat resume.out)" || return 1
 	expect_eq "$(q "$1" 'SELECT status FROM run')" complete "status after --resume" || return 1
 	expect_eq "$(q "$1" "SELECT group_concat(seq || ':' || status, ' ') FROM (SELECT seq, status FROM combo ORDER BY seq)")" \
 		"0:ok 1:ok 2:ok" "combinations after --resume" || return 1
 	expect_eq "$(q "$1" 'SELECT COUNT(*) FROM rank_result')" 18 "rank results (3 combinations x 2 phases x 3 ranks)" || return 1
-	expect_eq "$(q "$1" 'PRAGMA integrity_check')" ok "integrity"
+	expect_eq "$(q "$1" 'PRAGMA integrity_check')" ok "integrity" || return 1
+	$ST audit "$id" --db "$1" >audit.out || fail "audit of the resumed run: $(cat audit.out)"
 }
 
 t_rank_killed_mid_phase_is_named_and_resumed() {

@@ -32,6 +32,12 @@ t_kill_rank0_during_commits() {
 		OR (SELECT COUNT(*) FROM phase_run p WHERE p.combo_id = c.combo_id) <> 2
 		OR (SELECT COUNT(*) FROM thread_result t WHERE t.combo_id = c.combo_id) <> 2 * c.threads")" 0 "partial combinations" || return 1
 	expect_eq "$(q s.db 'SELECT COUNT(*) FROM rank_result WHERE combo_id NOT IN (SELECT combo_id FROM combo)')" 0 "orphan rows" || return 1
+	# every combination committed with its hash, every killed run's hashes match its rows
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo WHERE row_hash IS NULL')" 0 "combinations without a hash" || return 1
+	for run in $(q s.db 'SELECT run_id FROM run'); do
+		ASAN_OPTIONS="fast_unwind_on_malloc=1:detect_leaks=0" $ST audit "$run" --db s.db >audit.out ||
+			fail "audit of killed run $run: $(grep -v '^ok ' audit.out)" || return 1
+	done
 	echo "$n kills, $stored combinations stored"
 	$ST runs --db s.db >/dev/null || fail "the store does not open"
 }

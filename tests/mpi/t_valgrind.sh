@@ -62,7 +62,9 @@ once_valgrind_end_to_end_is_clean() {
 	vg_run 0 $VG $ST query --db v.db "SELECT phase, block, threads, agg_mbps FROM result" || return 1
 	vg_run 0 $VG $ST report --db v.db --html "$T/r.html" || return 1
 	grep -q "</html>" r.html || fail "html report" || return 1
-	# every process ran under memcheck: 2 + 2 ranks, 1 refusal, 5 readers (and
+	vg_run 0 $VG $ST audit last --db v.db || return 1
+	expect_eq "$(tail -1 "$T/vg.out")" "ok: all 5 hashes match" "audit" || return 1
+	# every process ran under memcheck: 2 + 2 ranks, 1 refusal, 6 readers (and
 	# the refusal's MPI singleton start forks, for orted: one log more)
-	[ "$(ls vg | wc -l)" -ge 10 ] || fail "memcheck logs: $(ls vg | wc -l), want 10 or more"
+	[ "$(ls vg | wc -l)" -ge 11 ] || fail "memcheck logs: $(ls vg | wc -l), want 11 or more"
 }
