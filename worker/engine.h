@@ -101,4 +101,14 @@ extern const struct st_engine st_engine_posix;
 extern const struct st_engine st_engine_null;
 extern const struct st_engine st_engine_libnfs;
 
+/*
+ * The libnfs engine's strict check of an nfs:// --target URL, exactly as its
+ * validate() applies it: a pure function of the text (no network, no libnfs
+ * call), for tests and the fuzzer. 0 with the URL's server and export path
+ * copied into server (sn bytes) and path (pn bytes) when they are not NULL;
+ * or -1 with one line in why (n bytes).
+ */
+int st_lnfs_url_check(const char *url, char *server, size_t sn, char *path, size_t pn,
+		      char *why, size_t n);
+
 #endif

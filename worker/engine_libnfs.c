@@ -347,6 +347,19 @@ static int url_parse(const char *s, struct lnfs_url *u, char *why, size_t n)
 	return 0;
 }
 
+int st_lnfs_url_check(const char *url, char *server, size_t sn, char *path, size_t pn,
+		      char *why, size_t n)
+{
+	struct lnfs_url u;
+	if (url_parse(url, &u, why, n))
+		return -1;
+	if (server)
+		st_copy(server, sn, u.server);
+	if (path)
+		st_copy(path, pn, u.path);
+	return 0;
+}
+
 /* ---- the plan: a pure function of the options ---- */
 
 /* nfs(5), soft over TCP: the first try waits timeo, each of the retrans
