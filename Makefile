@@ -5,6 +5,8 @@
 #   make check      unit + MPI tests, on the normal and the ASan+UBSan build
 #   make demo       install what is missing (as root), build, run a sweep, report
 #   make sanitize   build build-san/stcluster with ASan+UBSan
+#   make fuzz-build build the libFuzzer targets of tests/fuzz/ into build-fuzz/ (clang)
+#   make fuzz       run each of them FUZZ_SECONDS (600) on a corpus kept in build-fuzz/
 #   make install    PREFIX=/usr/local (bin/stcluster, share/man/man1/stcluster.1)
 #   make clean
 
@@ -41,7 +43,16 @@ LIB_SRC := $(wildcard common/*.c) $(wildcard worker/*.c) \
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sql_embed.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
-DEPS    := $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(BUILD)/coordinator/main.d
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(BUILD)/%.o)
+DEPS    := $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(BUILD)/coordinator/main.d
+
+# libFuzzer targets (tests/fuzz/): clang, the library instrumented for
+# coverage with ASan and UBSan, linked with libFuzzer's main
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= fuzz_plan fuzz_args fuzz_units fuzz_url fuzz_mount
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 ifeq ($(BUILD),build)
 BIN := stcluster
@@ -49,7 +60,7 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: FORCE all check demo deps sanitize install clean unit bench man
+.PHONY: FORCE all check demo deps sanitize install clean unit bench man fuzz fuzz-build fuzz-targets
 all: $(BIN) $(BUILD)/unit $(BUILD)/stcluster.1
 
 # objects are rebuilt when the flags change (a feature found, a sanitizer)
@@ -101,6 +112,24 @@ unit: $(BUILD)/unit
 sanitize:
 	$(MAKE) BUILD=build-san EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" EXTRA_LDFLAGS="-fsanitize=address,undefined" all
 
+# -Wno-unknown-warning-option: clang 14 does not know -Wno-format-truncation
+fuzz-build:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -Wno-unknown-warning-option $(FUZZ_SAN)" EXTRA_LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-targets
+
+fuzz-targets: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
+.SECONDARY: $(FUZZ_OBJ)
+
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_check.o $(BUILD)/libstcluster.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# each target FUZZ_SECONDS on its working corpus build-fuzz/corpus/TARGET
+# (seeded from tests/fuzz/corpus/TARGET, which is never written)
+fuzz: fuzz-build
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+		sh tests/fuzz/fuzz.sh $$t $(FUZZ_SECONDS) build-fuzz/corpus/$$t || fail=1; \
+	done; exit $$fail
+
 # the whole ladder: unit tests, then MPI jobs on this host, on both builds
 # (a fresh make after deps, so pkg-config sees what deps installed)
 check: deps
@@ -125,6 +154,6 @@ install: $(BIN) $(BUILD)/stcluster.1
 	install -m 644 $(BUILD)/stcluster.1 $(DESTDIR)$(PREFIX)/share/man/man1/stcluster.1
 
 clean:
-	rm -rf build build-san stcluster
+	rm -rf build build-san build-fuzz stcluster
 
 -include $(DEPS)

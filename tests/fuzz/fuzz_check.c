@@ -1,0 +1,233 @@
+/*
+ * fuzz_check.c - the checks the fuzz targets share (see fuzz_check.h).
+ */
+#include "fuzz_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A matrix larger than this is not walked (a run refuses over 1000000). */
+#define FUZZ_MAX_COMBOS 1000000u
+
+_Noreturn void fuzz_fail(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: FUZZ_CHECK(%s) failed\n", file, line, what);
+	fflush(stderr);
+	abort();
+}
+
+char *fuzz_string(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, 0, size);
+	size_t len = nul ? (size_t)(nul - data) : size;
+	char *s = malloc(len + 1);
+	FUZZ_CHECK(s != NULL);
+	memcpy(s, data, len);
+	s[len] = '\0';
+	return s;
+}
+
+void fuzz_check_err(const char *err, size_t n, const char *prefix)
+{
+	const char *nul = memchr(err, 0, n);
+	FUZZ_CHECK(nul != NULL);
+	if (n > 1)
+		FUZZ_CHECK(err[0] != '\0');
+	if (strchr(err, '\n'))
+		fprintf(stderr, "error text: '%s'\n", err);
+	FUZZ_CHECK(strchr(err, '\n') == NULL);
+	if (prefix && n > strlen(prefix))
+		FUZZ_CHECK(strncmp(err, prefix, strlen(prefix)) == 0);
+}
+
+static int is_list(const struct st_opt_def *d)
+{
+	return (d->flags & (ST_OF_SWEEP | ST_OF_LIST)) != 0;
+}
+
+static int choice_count(const struct st_opt_def *d)
+{
+	int k = 0;
+	while (d->choices[k])
+		k++;
+	return k;
+}
+
+void fuzz_check_config(const struct st_config *cfg)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		const struct st_opt_def *d = &st_options[i];
+		const struct st_optval *ov = &cfg->o[i];
+		FUZZ_CHECK(ov->n >= 0 && ov->n <= ST_MAX_VALUES);
+		FUZZ_CHECK(ov->from_args == 0 || ov->from_args == 1);
+		if (!is_list(d))
+			FUZZ_CHECK(ov->n <= 1);
+		if (!ov->n)
+			continue;
+		switch (d->type) {
+		case ST_T_FLAG:
+			FUZZ_CHECK(ov->v[0] == 1);
+			break;
+		case ST_T_STRING:
+			if (!is_list(d)) {
+				FUZZ_CHECK(memchr(ov->s, 0, sizeof(ov->s)) != NULL);
+				FUZZ_CHECK(i == ST_OPT_LABEL || ov->s[0] != '\0');
+				break;
+			}
+			for (int k = 0; k < ov->n; k++) {
+				FUZZ_CHECK(ov->v[k] >= 0 && ov->v[k] < (int64_t)sizeof(ov->s));
+				const char *e = ov->s + ov->v[k];
+				FUZZ_CHECK(memchr(e, 0, sizeof(ov->s) - (size_t)ov->v[k]) != NULL);
+				FUZZ_CHECK(*e != '\0');
+				FUZZ_CHECK(strchr(e, d->sep ? d->sep : ',') == NULL);
+				for (int j = 0; j < k; j++)
+					FUZZ_CHECK(strcmp(st_optval_str(ov, j), e) != 0);
+			}
+			break;
+		case ST_T_ENUM:
+			for (int k = 0; k < ov->n; k++)
+				FUZZ_CHECK(ov->v[k] >= 0 && ov->v[k] < choice_count(d));
+			break;
+		case ST_T_ERRNO:
+			FUZZ_CHECK(ov->v[0] > 0 && ov->v[0] <= 4095);
+			break;
+		default: /* sizes, counts, durations */
+			for (int k = 0; k < ov->n; k++) {
+				int64_t v = ov->v[k];
+				FUZZ_CHECK(v >= 0);
+				if (d->max > d->min)
+					FUZZ_CHECK(v >= d->min && v <= d->max);
+				if (d->align)
+					FUZZ_CHECK(v % d->align == 0);
+			}
+			break;
+		}
+		if (d->type != ST_T_STRING)
+			for (int k = 0; k < ov->n; k++)
+				for (int j = 0; j < k; j++)
+					FUZZ_CHECK(ov->v[j] != ov->v[k]);
+	}
+}
+
+/* Position of combo value v in option i's list; -1 when it is not there. */
+static int value_pos(const struct st_config *cfg, int i, int64_t v)
+{
+	const struct st_optval *ov = &cfg->o[i];
+	if (st_options[i].type == ST_T_STRING)
+		return v >= 0 && v < ov->n ? (int)v : -1;
+	for (int k = 0; k < ov->n; k++)
+		if (ov->v[k] == v)
+			return k;
+	return -1;
+}
+
+static void check_combo(const struct st_config *cfg, uint64_t index)
+{
+	struct st_combo c;
+	st_plan_combo(cfg, index, &c);
+	FUZZ_CHECK(c.version == ST_COMBO_VERSION);
+	FUZZ_CHECK(c.index == index);
+	/* the matrix index is mixed radix, the first sweep option slowest */
+	uint64_t back = 0;
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP)) {
+			FUZZ_CHECK(c.v[i] == 0);
+			continue;
+		}
+		if (!cfg->o[i].n) {
+			FUZZ_CHECK(c.v[i] == ST_UNSET);
+			continue;
+		}
+		int pos = value_pos(cfg, i, c.v[i]);
+		FUZZ_CHECK(pos >= 0);
+		back = back * (uint64_t)cfg->o[i].n + (uint64_t)pos;
+	}
+	FUZZ_CHECK(back == index);
+
+	/* exactly sized buffers: ASan sees a write past them */
+	size_t sizes[] = { 1, 17, 4096 };
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		char *text = malloc(sizes[k]);
+		FUZZ_CHECK(text != NULL);
+		st_combo_text(cfg, &c, text, sizes[k]);
+		FUZZ_CHECK(memchr(text, 0, sizes[k]) != NULL);
+		FUZZ_CHECK(strchr(text, '\n') == NULL);
+		free(text);
+	}
+}
+
+/* Do a and b hold the same values of every option a plan can carry? */
+static void check_same_plan(const struct st_config *a, const struct st_config *b,
+			    const char *dump)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		const struct st_opt_def *d = &st_options[i];
+		const struct st_optval *x = &a->o[i], *y = &b->o[i];
+		if ((d->flags & ST_OF_NO_PLAN) || d->type == ST_T_FLAG)
+			continue;
+		int same = x->n == y->n;
+		for (int k = 0; same && k < x->n; k++) {
+			if (d->type != ST_T_STRING)
+				same = x->v[k] == y->v[k];
+			else if (is_list(d))
+				same = strcmp(st_optval_str(x, k), st_optval_str(y, k)) == 0;
+			else
+				same = strcmp(x->s, y->s) == 0;
+		}
+		if (!same) {
+			fprintf(stderr, "--%s does not survive the dump:\n%s", d->name, dump);
+			fprintf(stderr, "  n %d -> %d", x->n, y->n);
+			for (int k = 0; k < x->n && k < y->n && d->type != ST_T_STRING; k++)
+				fprintf(stderr, ", %lld -> %lld", (long long)x->v[k], (long long)y->v[k]);
+			if (d->type == ST_T_STRING && !is_list(d))
+				fprintf(stderr, ", '%s' -> '%s'", x->s, y->s);
+			fputc('\n', stderr);
+		}
+		FUZZ_CHECK(same);
+	}
+}
+
+void fuzz_exercise_config(const struct st_config *cfg)
+{
+	char *err = malloc(ST_ERR_MAX);
+	FUZZ_CHECK(err != NULL);
+	int ok = st_config_check(cfg, err, ST_ERR_MAX) == 0;
+	if (!ok)
+		fuzz_check_err(err, ST_ERR_MAX, NULL);
+
+	uint64_t product = 1, combos = st_plan_combos(cfg);
+	for (int i = 0; i < ST_OPT_COUNT && product <= 1000000000u; i++)
+		if ((st_options[i].flags & ST_OF_SWEEP) && cfg->o[i].n)
+			product *= (uint64_t)cfg->o[i].n;
+	FUZZ_CHECK(combos == product);
+	FUZZ_CHECK(combos >= 1);
+	if (ok)
+		FUZZ_CHECK(combos * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] <= 1000000u);
+	if (combos <= FUZZ_MAX_COMBOS) {
+		check_combo(cfg, 0);
+		check_combo(cfg, combos / 2);
+		check_combo(cfg, combos - 1);
+	}
+	(void)st_config_phases(cfg);
+
+	/* the effective plan a run stores: --resume parses it again */
+	char *dump = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&dump, &len);
+	FUZZ_CHECK(f != NULL);
+	st_config_dump(cfg, f);
+	FUZZ_CHECK(fclose(f) == 0);
+	FUZZ_CHECK(strlen(dump) == len);
+	struct st_config *back = malloc(sizeof(*back));
+	FUZZ_CHECK(back != NULL);
+	st_config_defaults(back);
+	if (st_config_parse_plan(back, dump, "dump", err, ST_ERR_MAX) != 0) {
+		fprintf(stderr, "the dump does not parse: %s\n%s", err, dump);
+		FUZZ_CHECK(!"the dumped plan parses");
+	}
+	check_same_plan(cfg, back, dump);
+	free(back);
+	free(dump);
+	free(err);
+}

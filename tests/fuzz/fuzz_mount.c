@@ -1,0 +1,122 @@
+/*
+ * fuzz_mount.c - libFuzzer target: the text parsers of the mount driver
+ * (worker/mount.c): /proc/self/mountinfo lines, /proc/self/mountstats
+ * blocks, and the options the kernel shows mapped to effective values.
+ *
+ * The input's first line is the mount point asked for, the rest the /proc
+ * text (tests/fixtures/ has real ones). A mount found is the one asked for,
+ * every field ends inside its buffer, the opts: line fits or says it was
+ * cut, and an effective value is one its option can take.
+ */
+#include "../../worker/mount.h"
+#include "fuzz_check.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define TERMINATED(field) FUZZ_CHECK(memchr((field), 0, sizeof(field)) != NULL)
+
+static void check_entry(const struct st_mountinfo_entry *e)
+{
+	TERMINATED(e->root);
+	TERMINATED(e->mount_point);
+	TERMINATED(e->mount_opts);
+	TERMINATED(e->optional);
+	TERMINATED(e->fstype);
+	TERMINATED(e->source);
+	TERMINATED(e->super_opts);
+	FUZZ_CHECK(e->truncated == 0 || e->truncated == 1);
+}
+
+static void check_effective(const struct st_effective *eff)
+{
+	TERMINATED(eff->options);
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(eff->known & (1ull << i)))
+			continue;
+		const struct st_opt_def *d = &st_options[i];
+		FUZZ_CHECK(d->flags & ST_OF_NFS);
+		FUZZ_CHECK(eff->v[i] >= 0);
+		if (d->type == ST_T_ENUM) {
+			int n = 0;
+			while (d->choices[n])
+				n++;
+			FUZZ_CHECK(eff->v[i] < n);
+		}
+	}
+	/* each option once: no two keys alike ("..." marks a cut, and a
+	 * text may hold "..." itself) */
+	const char *o = eff->options;
+	for (const char *p = o; *p;) {
+		size_t l = strcspn(p, ","), kl = strcspn(p, ",=");
+		FUZZ_CHECK(l > 0);
+		if (kl == 3 && strncmp(p, "...", 3) == 0) {
+			p += l + (p[l] == ',');
+			continue;
+		}
+		for (const char *q = p + l + (p[l] == ','); *q;) {
+			size_t ql = strcspn(q, ","), qk = strcspn(q, ",=");
+			if (qk == kl && strncmp(p, q, kl) == 0)
+				fprintf(stderr, "'%.*s' twice in '%s'\n", (int)kl, p, o);
+			FUZZ_CHECK(!(qk == kl && strncmp(p, q, kl) == 0));
+			q += ql + (q[ql] == ',');
+		}
+		p += l + (p[l] == ',');
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *in = fuzz_string(data, size);
+	char *nl = strchr(in, '\n');
+	const char *text = nl ? nl + 1 : "";
+	if (nl)
+		*nl = '\0';
+	const char *mp = in;
+	struct st_mountinfo_entry *e = malloc(sizeof(*e)), *byid = malloc(sizeof(*byid));
+	struct st_effective *eff = malloc(sizeof(*eff));
+	FUZZ_CHECK(e && byid && eff);
+
+	int rc = st_mountinfo_find(text, mp, e);
+	FUZZ_CHECK(rc == 0 || rc == -ENOENT);
+	if (rc == 0) {
+		check_entry(e);
+		/* the mount asked for, trailing slashes aside */
+		size_t ml = strlen(mp);
+		while (ml > 1 && mp[ml - 1] == '/')
+			ml--;
+		FUZZ_CHECK(strlen(e->mount_point) == ml && memcmp(e->mount_point, mp, ml) == 0);
+		FUZZ_CHECK(st_mountinfo_find_id(text, e->mount_id, byid) == 0);
+		check_entry(byid);
+		FUZZ_CHECK(byid->mount_id == e->mount_id);
+	}
+
+	/* mountstats: a buffer of every small size, and a roomy one */
+	size_t n = 1 + size % 64;
+	char *opts = malloc(n), *big = malloc(ST_MOUNT_OPTS_MAX);
+	FUZZ_CHECK(opts && big);
+	int sr = st_mountstats_find(text, mp, opts, n);
+	FUZZ_CHECK(sr == 0 || sr == -ENOENT || sr == -ENODATA || sr == -E2BIG);
+	FUZZ_CHECK(memchr(opts, 0, n) != NULL);
+	int br = st_mountstats_find(text, mp, big, ST_MOUNT_OPTS_MAX);
+	FUZZ_CHECK(memchr(big, 0, ST_MOUNT_OPTS_MAX) != NULL);
+	FUZZ_CHECK(br == sr || (sr == -E2BIG && (br == 0 || br == -E2BIG)));
+	if (sr == 0)
+		FUZZ_CHECK(strcmp(opts, big) == 0);
+
+	st_mount_effective(rc == 0 ? e->fstype : "nfs", rc == 0 ? e->mount_opts : text,
+			   rc == 0 ? e->super_opts : NULL, br == 0 || br == -E2BIG ? big : NULL, eff);
+	check_effective(eff);
+
+	free(big);
+	free(opts);
+	free(eff);
+	free(byid);
+	free(e);
+	free(in);
+	return 0;
+}
