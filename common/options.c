@@ -545,7 +545,12 @@ void st_opt_value_text(const struct st_config *cfg, int id, int64_t v, char *buf
 	case ST_T_SIZE: st_format_size(v, buf, n); break;
 	case ST_T_DURATION: st_format_duration(v, buf, n); break;
 	case ST_T_ENUM: snprintf(buf, n, "%s", d->choices[v]); break;
-	case ST_T_ERRNO: st_errno_name((int)v, buf, n); break;
+	case ST_T_ERRNO: {
+		/* st_errno_name writes num only for a value it has no name for */
+		char num[16];
+		snprintf(buf, n, "%s", st_errno_name((int)v, num, sizeof(num)));
+		break;
+	}
 	default: snprintf(buf, n, "%lld", (long long)v); break;
 	}
 }

@@ -2,6 +2,7 @@
 #include "../../common/options.h"
 #include "unit.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,9 @@ static void dump_round_trip(void)
 	CHECK(set(&a, "block", "4k,1m", err) == 0);
 	CHECK(set(&a, "phases", "write,randread", err) == 0);
 	CHECK(set(&a, "deadline", "90", err) == 0);
+	/* an errno with a name: its text once came from the previous value's */
+	CHECK(set(&a, "null-delay", "250us", err) == 0);
+	CHECK(set(&a, "null-error", "EIO", err) == 0);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -142,6 +146,15 @@ static void dump_round_trip(void)
 		CHECK(strcmp(a.o[i].s, b.o[i].s) == 0);
 	}
 	free(text);
+}
+
+static void value_text_of_errno(void)
+{
+	struct st_config c;
+	char buf[32] = "stale";
+	st_config_defaults(&c);
+	st_opt_value_text(&c, ST_OPT_NULL_ERROR, EIO, buf, sizeof(buf));
+	CHECK(strcmp(buf, "EIO") == 0);
 }
 
 static void matrix_order(void)
@@ -192,6 +205,7 @@ const struct unit_test unit_options[] = {
 	{ "options: command line", args_parsing },
 	{ "options: plan files, command line wins", plan_files },
 	{ "options: dump parses back to the same config", dump_round_trip },
+	{ "options: an errno's text is its name", value_text_of_errno },
 	{ "options: matrix order", matrix_order },
 	{ "options: checks without file system", checks_without_fs },
 	{ NULL, NULL },
