@@ -85,10 +85,12 @@ int st_errno_parse(const char *s, int *out)
 			*out = errno_names[i].err;
 			return 0;
 		}
+	/* a number, or "E<number>" as st_errno_name writes one it has no name for */
+	const char *num = s[0] == 'E' && s[1] >= '0' && s[1] <= '9' ? s + 1 : s;
 	char *end;
 	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > 4095)
+	long v = strtol(num, &end, 10);
+	if (errno || end == num || *end || v <= 0 || v > 4095)
 		return -1;
 	*out = (int)v;
 	return 0;

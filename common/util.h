@@ -28,7 +28,8 @@ int st_copy(char *dst, size_t n, const char *src);
 /* "EIO" for EIO etc.; "E<num>" into buf for unknown values. */
 const char *st_errno_name(int err, char *buf, size_t n);
 
-/* Parse an errno name ("EIO", "ENOSPC") or a positive number; 0 on success. */
+/* Parse an errno name ("EIO", "ENOSPC"), a positive number, or "E<number>"
+ * (what st_errno_name writes for a value without a name); 0 on success. */
 int st_errno_parse(const char *s, int *out);
 
 /* ISO-8601 UTC text of a wall-clock time in ns ("2026-11-30T01:23:45.123Z"). */

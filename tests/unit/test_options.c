@@ -157,6 +157,22 @@ static void value_text_of_errno(void)
 	CHECK(strcmp(buf, "EIO") == 0);
 }
 
+static void errno_without_name(void)
+{
+	struct st_config c;
+	char err[ST_ERR_MAX], buf[32];
+	st_config_defaults(&c);
+	CHECK(set(&c, "null-error", "512", err) == 0);
+	st_opt_value_text(&c, ST_OPT_NULL_ERROR, c.o[ST_OPT_NULL_ERROR].v[0], buf, sizeof(buf));
+	CHECK(strcmp(buf, "E512") == 0);
+	/* the text written (the stored plan's) reads back */
+	CHECK(set(&c, "null-error", buf, err) == 0);
+	CHECK_EQ_INT(c.o[ST_OPT_NULL_ERROR].v[0], 512);
+	CHECK(set(&c, "null-error", "E", err) == -1);
+	CHECK(set(&c, "null-error", "E0", err) == -1);
+	CHECK(set(&c, "null-error", "E-5", err) == -1);
+}
+
 static void matrix_order(void)
 {
 	struct st_config c;
@@ -206,6 +222,7 @@ const struct unit_test unit_options[] = {
 	{ "options: plan files, command line wins", plan_files },
 	{ "options: dump parses back to the same config", dump_round_trip },
 	{ "options: an errno's text is its name", value_text_of_errno },
+	{ "options: an errno without a name reads back", errno_without_name },
 	{ "options: matrix order", matrix_order },
 	{ "options: checks without file system", checks_without_fs },
 	{ NULL, NULL },
