@@ -153,12 +153,13 @@ void st_format_size(int64_t bytes, char *buf, size_t n)
 
 void st_format_duration(int64_t ns, char *buf, size_t n)
 {
-	if (ns < 1000)
-		snprintf(buf, n, "%lldns", (long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, n, "%.4gus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, n, "%.4gms", ns / 1e6);
+	/* exact, so the text reads back (the stored plan is parsed again) */
+	if (ns != 0 && ns % 1000000000 == 0)
+		snprintf(buf, n, "%llds", (long long)(ns / 1000000000));
+	else if (ns != 0 && ns % 1000000 == 0)
+		snprintf(buf, n, "%lldms", (long long)(ns / 1000000));
+	else if (ns != 0 && ns % 1000 == 0)
+		snprintf(buf, n, "%lldus", (long long)(ns / 1000));
 	else
-		snprintf(buf, n, "%.4gs", ns / 1e9);
+		snprintf(buf, n, "%lldns", (long long)ns);
 }

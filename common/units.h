@@ -27,7 +27,8 @@ int st_parse_duration(const char *s, int64_t default_unit_ns, int64_t *out,
 /* Shortest exact binary form: 4096 -> "4k", 1048576 -> "1m", 1000 -> "1000". */
 void st_format_size(int64_t bytes, char *buf, size_t n);
 
-/* Duration for humans: "2ms", "1.5s", "250us". */
+/* Duration, exactly, in the largest of s, ms, us and ns that divides it:
+ * "2ms", "1500ms", "604800s", "0ns". st_parse_duration reads it back. */
 void st_format_duration(int64_t ns, char *buf, size_t n);
 
 #endif

@@ -72,10 +72,33 @@ static void size_format_roundtrip(void)
 	CHECK(strcmp(buf, "1m") == 0);
 }
 
+static void duration_format_roundtrip(void)
+{
+	static const struct {
+		int64_t ns;
+		const char *text;
+	} cases[] = { { 0, "0ns" },		{ 7, "7ns" },
+		      { 250000, "250us" },	{ 1500000000, "1500ms" },
+		      { 90000000000, "90s" },	{ 604800000000000, "604800s" },
+		      { 68719738879, "68719738879ns" }, { 1234567800000, "1234567800us" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[32];
+		int64_t back = -1;
+		const char *why;
+		st_format_duration(cases[i].ns, buf, sizeof(buf));
+		if (strcmp(buf, cases[i].text))
+			fprintf(stderr, "    %lld ns written '%s'\n", (long long)cases[i].ns, buf);
+		CHECK(strcmp(buf, cases[i].text) == 0);
+		CHECK(st_parse_duration(buf, 1, &back, &why) == 0);
+		CHECK_EQ_INT(back, cases[i].ns);
+	}
+}
+
 const struct unit_test unit_units[] = {
 	{ "units: sizes accepted", size_good },
 	{ "units: bad sizes refused", size_bad },
 	{ "units: counts and durations", count_and_duration },
 	{ "units: size text round trip", size_format_roundtrip },
+	{ "units: duration text is exact and reads back", duration_format_roundtrip },
 	{ NULL, NULL },
 };
