@@ -619,9 +619,16 @@ void st_config_dump(const struct st_config *cfg, FILE *out)
 			continue;
 		}
 		for (int k = 0; k < ov->n; k++) {
+			if (k)
+				fputc(d->sep ? d->sep : ',', out);
+			if (d->type == ST_T_STRING) {
+				/* an element may be as long as the option's whole text */
+				fputs(st_optval_str(ov, k), out);
+				continue;
+			}
 			char v[256];
-			st_opt_value_text(cfg, i, d->type == ST_T_STRING ? k : ov->v[k], v, sizeof(v));
-			fprintf(out, "%s%s", k ? (d->sep ? (char[2]){ d->sep, 0 } : ",") : "", v);
+			st_opt_value_text(cfg, i, ov->v[k], v, sizeof(v));
+			fputs(v, out);
 		}
 		fputc('\n', out);
 	}
