@@ -402,9 +402,15 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p = nl ? nl + 1 : p + len;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
+		/* '#' starts a comment; "\#" is a '#' of the value (st_config_dump
+		 * writes one so) */
+		char *w = line;
+		for (const char *r = line; *r && *r != '#'; r++) {
+			if (r[0] == '\\' && r[1] == '#')
+				r++;
+			*w++ = *r;
+		}
+		*w = '\0';
 		char *l = trim(line);
 		if (!*l)
 			continue;
@@ -606,6 +612,16 @@ void st_config_help(FILE *out)
 	}
 }
 
+/* Text of a string value in a plan: a '#' would start a comment there. */
+static void put_plan_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
 void st_config_dump(const struct st_config *cfg, FILE *out)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
@@ -615,7 +631,8 @@ void st_config_dump(const struct st_config *cfg, FILE *out)
 			continue;
 		fprintf(out, "%s = ", d->name);
 		if (d->type == ST_T_STRING && !is_list(d)) {
-			fprintf(out, "%s\n", ov->s);
+			put_plan_text(out, ov->s);
+			fputc('\n', out);
 			continue;
 		}
 		for (int k = 0; k < ov->n; k++) {
@@ -623,7 +640,7 @@ void st_config_dump(const struct st_config *cfg, FILE *out)
 				fputc(d->sep ? d->sep : ',', out);
 			if (d->type == ST_T_STRING) {
 				/* an element may be as long as the option's whole text */
-				fputs(st_optval_str(ov, k), out);
+				put_plan_text(out, st_optval_str(ov, k));
 				continue;
 			}
 			char v[256];

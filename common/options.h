@@ -173,7 +173,8 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err,
 			 size_t errn);
 
-/* Parse plan text ("key = v1,v2", '#' comments). Command-line values win. */
+/* Parse plan text ("key = v1,v2", '#' comments; "\#" is a '#' in a value).
+ * Command-line values win. */
 int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fname,
 			 char *err, size_t errn);
 
@@ -198,7 +199,8 @@ unsigned st_config_phases(const struct st_config *cfg);
 /* The full --help text. */
 void st_config_help(FILE *out);
 
-/* The configuration as plan text (every option that has a value). */
+/* The configuration as plan text (every option that has a value), which
+ * st_config_parse_plan reads back to the same values. */
 void st_config_dump(const struct st_config *cfg, FILE *out);
 
 #endif

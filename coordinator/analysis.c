@@ -1152,7 +1152,8 @@ void st_man_page(FILE *out, const char *version)
 	      "timeline; MB/s is 10^6 bytes per second. Sizes are binary (4k = 4096 bytes).\n"
 	      ".PP\n"
 	      "With no arguments at all, ./stcluster.conf is read as a plan (\\fIkey\\fR = "
-	      "\\fIv1\\fR,\\fIv2\\fR lines, the names of the options below). Bad input stops "
+	      "\\fIv1\\fR,\\fIv2\\fR lines, the names of the options below; # starts a comment, "
+	      "\\e# is a # in a value). Bad input stops "
 	      "before any I/O with one line naming the option and the value, and exit status 2.\n",
 	      out);
 	fputs(".SH SUBCOMMANDS\n"

@@ -102,13 +102,13 @@ static void plan_files(void)
 			   "\n"
 			   "block = 4k, 1m\n"
 			   "threads = 1,2\n" /* the command line said 8: it wins */
-			   "label = nfs1 after the upgrade\n"
+			   "label = nfs1 after the upgrade \\#2 # not this\n"
 			   "dry-run = on\n";
 	CHECK(st_config_parse_plan(&c, plan, "p.conf", err, sizeof(err)) == 0);
 	CHECK(strcmp(c.o[ST_OPT_TARGET].s, "/srv/x") == 0);
 	CHECK(c.o[ST_OPT_BLOCK].n == 2 && c.o[ST_OPT_BLOCK].v[1] == 1 << 20);
 	CHECK(c.o[ST_OPT_THREADS].n == 1 && c.o[ST_OPT_THREADS].v[0] == 8);
-	CHECK(strcmp(c.o[ST_OPT_LABEL].s, "nfs1 after the upgrade") == 0);
+	CHECK(strcmp(c.o[ST_OPT_LABEL].s, "nfs1 after the upgrade #2") == 0);
 	CHECK(c.o[ST_OPT_DRY_RUN].n == 1);
 
 	CHECK(st_config_parse_plan(&c, "blok = 4k\n", "p.conf", err, sizeof(err)) == -1);
@@ -138,6 +138,9 @@ static void dump_round_trip(void)
 	opts[sizeof(opts) - 1] = '\0';
 	memcpy(opts, "a=1;", 4);
 	CHECK(set(&a, "mount-opts", opts, err) == 0);
+	/* a '#' in a value is not a comment of the dump */
+	CHECK(set(&a, "label", "run #3 of a\\#b", err) == 0);
+	CHECK(set(&a, "servers", "nfs#1,nfs2", err) == 0);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
