@@ -253,6 +253,18 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 		ov->from_args = from_args;
 		return 0;
 	}
+	if (d->type == ST_T_STRING) {
+		/* a run stores its options as plan text, a line per option with
+		 * the spaces at both ends trimmed: text it cannot keep is refused */
+		size_t len = strlen(text);
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+				return fail(err, errn, where, "--%s: control character 0x%02x in the value",
+					    d->name, (unsigned)(unsigned char)text[i]);
+		if (len && (text[0] == ' ' || text[len - 1] == ' '))
+			return fail(err, errn, where, "--%s: value '%s' begins or ends with a space",
+				    d->name, text);
+	}
 	if (d->type == ST_T_STRING && is_list(d)) {
 		struct st_optval nv = { 0 };
 		size_t off = 0;

@@ -53,6 +53,12 @@ static void lists_and_errors(void)
 		{ "block", "4k,4k", "listed twice" }, { "iterations", "0", "--iterations" },
 		{ "deadline", "10x", "--deadline" },  { "null-error", "EWHAT", "--null-error" },
 		{ "engine", "ceph", "--engine" },     { "data", "", "--data" },
+		/* string values a stored plan could not keep */
+		{ "target", "/srv/x\f", "control character 0x0c" },
+		{ "label", "two\nlines", "control character 0x0a" },
+		{ "servers", "a,b\r", "control character" },
+		{ "label", " x", "begins or ends with a space" },
+		{ "mount-opts", "a=1;b=2 ", "begins or ends with a space" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct st_config before = c;
