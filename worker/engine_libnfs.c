@@ -246,6 +246,12 @@ static int url_parse(const char *s, struct lnfs_url *u, char *why, size_t n)
 		snprintf(why, n, "is not an nfs:// URL (nfs://server/export/dir?version=3&nfsport=N&mountport=N)");
 		return -1;
 	}
+	/* no URL holds one, and the text is quoted back in one-line messages */
+	for (const char *c = s; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(why, n, "has a control character (0x%02x)", (unsigned)(unsigned char)*c);
+			return -1;
+		}
 	const char *p = s + 6;
 	size_t len = strcspn(p, "/?");
 	if (len == 0) {

@@ -355,8 +355,39 @@ static void registry(void)
 	CHECK(st_engine_check(&broken, &missing) == -1 && strcmp(missing, "fsync") == 0);
 }
 
+static void libnfs_url_check(void)
+{
+	char server[256], path[ST_STR_MAX], why[256];
+	CHECK(st_lnfs_url_check("nfs://10.77.5.9/export/dir?version=3&nfsport=2049", server,
+				sizeof(server), path, sizeof(path), why, sizeof(why)) == 0);
+	CHECK(strcmp(server, "10.77.5.9") == 0 && strcmp(path, "/export/dir") == 0);
+	CHECK(st_lnfs_url_check("nfs://[fd00::5]/export", server, sizeof(server), NULL, 0, why,
+				sizeof(why)) == 0);
+	CHECK(strcmp(server, "[fd00::5]") == 0);
+	static const struct {
+		const char *url, *must;
+	} bad[] = {
+		{ "http://h/x", "is not an nfs:// URL" },
+		{ "nfs:///x", "has no server" },
+		{ "nfs://h:2049/x", "has a port" },
+		{ "nfs://h/x?version=5", "version must be 3 or 4" },
+		{ "nfs://h/x?version=3&", "ends with '&'" },
+		/* once quoted back into the message, a second line */
+		{ "nfs://h/x?version=\n3", "control character (0x0a)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		CHECK(st_lnfs_url_check(bad[i].url, NULL, 0, NULL, 0, why, sizeof(why)) == -1);
+		if (!strstr(why, bad[i].must))
+			fprintf(stderr, "    %s: '%s' lacks '%s'\n", bad[i].url, why, bad[i].must);
+		CHECK(strstr(why, bad[i].must) != NULL);
+		CHECK(strchr(why, '\n') == NULL);
+	}
+}
+
 const struct unit_test unit_engine[] = {
 	{ "engine: registry and table check", registry },
+	{ "engine: libnfs: the nfs:// URL check", libnfs_url_check },
 	{ "engine: posix seam: short writes, EINTR, ENOSPC; links never followed out", posix_seam },
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
