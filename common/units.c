@@ -132,7 +132,12 @@ int st_parse_duration(const char *s, int64_t default_unit_ns, int64_t *out,
 		*why = "too large";
 		return -1;
 	}
-	*out = whole * unit + (int64_t)((double)frac / (double)frac_div * (double)unit);
+	/* the fraction's nanoseconds exactly, rounded down (a double was off by
+	 * one for 2.251312h): with unit = q * frac_div + r, frac * unit /
+	 * frac_div = frac * q + frac * r / frac_div, where frac * q < unit and
+	 * frac * r < 10^18, as frac and r are below frac_div <= 10^9 */
+	int64_t q = unit / frac_div, r = unit % frac_div;
+	*out = whole * unit + frac * q + frac * r / frac_div;
 	return 0;
 }
 

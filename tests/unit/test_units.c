@@ -49,6 +49,13 @@ static void count_and_duration(void)
 	CHECK(st_parse_duration("1.5s", 1000000000, &v, &why) == 0 && v == 1500000000);
 	CHECK(st_parse_duration("250us", 1, &v, &why) == 0 && v == 250000);
 	CHECK(st_parse_duration("5m", 1, &v, &why) == 0 && v == 300000000000LL);
+	/* fractions exact to the nanosecond, rounded down */
+	CHECK(st_parse_duration("2.251312h", 1, &v, &why) == 0);
+	CHECK_EQ_INT(v, 8104723200000LL);
+	CHECK(st_parse_duration("0.999999999h", 1, &v, &why) == 0);
+	CHECK_EQ_INT(v, 3599999996400LL);
+	CHECK(st_parse_duration("0.000000001ms", 1, &v, &why) == 0);
+	CHECK_EQ_INT(v, 0);
 	CHECK(st_parse_duration("2x", 1, &v, &why) == -1);
 	CHECK(st_parse_duration("1.", 1, &v, &why) == -1);
 	CHECK(st_parse_duration("", 1, &v, &why) == -1);
