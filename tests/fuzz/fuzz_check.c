@@ -3,6 +3,10 @@
  */
 #include "fuzz_check.h"
 
+#include "../../worker/engine.h"
+#include "../../worker/mount.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +157,23 @@ static void check_combo(const struct st_config *cfg, uint64_t index)
 		st_combo_text(cfg, &c, text, sizes[k]);
 		FUZZ_CHECK(memchr(text, 0, sizes[k]) != NULL);
 		FUZZ_CHECK(strchr(text, '\n') == NULL);
+
+		/* the mount driver's -o text for it, or one line saying why not */
+		int rc = st_mount_options(cfg, &c, text, sizes[k]);
+		FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -E2BIG);
+		FUZZ_CHECK(memchr(text, 0, sizes[k]) != NULL);
+		if (rc == -EINVAL)
+			fuzz_check_err(text, sizes[k], "--");
+
+		/* what an engine cannot run of it (a pure function), and why */
+		for (int e = 0; st_engines[e]; e++) {
+			if (!st_engines[e]->unsupported)
+				continue;
+			unsigned mask = st_engines[e]->unsupported(cfg, &c, text, sizes[k]);
+			FUZZ_CHECK((mask & ~((1u << ST_PHASE_COUNT) - 1)) == 0);
+			if (mask)
+				fuzz_check_err(text, sizes[k], NULL);
+		}
 		free(text);
 	}
 }
