@@ -2,7 +2,7 @@
 # rules (V=1 shows commands), a sanitizer build, packages via pkg-config.
 #
 #   make            build ./stcluster
-#   make check      unit + MPI tests, on the normal and the ASan+UBSan build
+#   make check      unit + MPI tests, on the normal and the ASan+UBSan build; a short fuzz run
 #   make demo       install what is missing (as root), build, run a sweep, report
 #   make sanitize   build build-san/stcluster with ASan+UBSan
 #   make fuzz-build build the libFuzzer targets of tests/fuzz/ into build-fuzz/ (clang)
@@ -51,7 +51,7 @@ DEPS    := $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(BUILD)/coordin
 # coverage with ASan and UBSan, linked with libFuzzer's main
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= fuzz_plan fuzz_args fuzz_units fuzz_url fuzz_mount
+FUZZ_TARGETS ?= $(filter-out fuzz_check,$(basename $(notdir $(FUZZ_SRC))))
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 ifeq ($(BUILD),build)
@@ -135,6 +135,8 @@ fuzz: fuzz-build
 check: deps
 	$(MAKE) all
 	$(MAKE) sanitize
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) fuzz-build; \
+	else echo "no $(FUZZ_CC): the fuzz step of tests/run.sh says so"; fi
 	sh tests/run.sh
 
 # set-up on a fresh Debian 12 machine: what is missing, installed when root

@@ -2,10 +2,11 @@
 # tests/run.sh - the test ladder `make check` runs: unit tests, then MPI
 # jobs on this host, first on the normal build and then on the ASan+UBSan
 # build (functions t_*), then the tests that run once, on the normal build
-# (functions once_*: valgrind). Prints one line per test and ends with
+# (functions once_*: valgrind), then a short run of each fuzz target
+# (build-fuzz: make fuzz-build). Prints one line per test and ends with
 # "N passed, N failed".
 #
-#   sh tests/run.sh [BUILD ...] [-k PATTERN]   (BUILD: build, build-san)
+#   sh tests/run.sh [BUILD ...] [-k PATTERN]   (BUILD: build, build-san, build-fuzz)
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
@@ -18,7 +19,14 @@ while [ $# -gt 0 ]; do
 	*) builds="$builds $1"; shift ;;
 	esac
 done
-[ -n "$builds" ] || builds="build build-san"
+[ -n "$builds" ] || builds="build build-san build-fuzz"
+# build-fuzz is no build of stcluster: its step follows the loop
+fuzz=0
+list=""
+for b in $builds; do
+	if [ "$b" = build-fuzz ]; then fuzz=1; else list="$list $b"; fi
+done
+builds=$list
 
 passed=0
 failed=0
@@ -107,6 +115,37 @@ if echo " $builds " | grep -q " build " && [ -x "$TOP/stcluster" ]; then
 		for fn in $(sed -n 's/^\(once_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
 			run_test "$file" "$fn" "[build] $(basename "$file" .sh): $fn"
 		done
+	done
+fi
+
+# the fuzz targets: each replays the inputs kept in tests/fuzz/regress/,
+# then fuzzes FUZZ_SHORT_SECONDS (14) from its seed corpus, in a working
+# copy made afresh (build-fuzz/short/TARGET)
+if [ "$fuzz" = 1 ]; then
+	cc=${FUZZ_CC:-clang}
+	for src in tests/fuzz/fuzz_*.c; do
+		t=$(basename "$src" .c)
+		[ "$t" = fuzz_check ] && continue
+		name="fuzz: $t"
+		if [ -n "$pattern" ] && ! echo "$name" | grep -q "$pattern"; then continue; fi
+		if ! command -v "$cc" >/dev/null 2>&1; then
+			if [ "${CI:-}" = true ]; then
+				record fail "$name: no $cc, and CI allows no skip"
+			else
+				record skip "$name: no $cc (tests/deps.sh install)"
+			fi
+			continue
+		fi
+		rm -rf "$TOP/build-fuzz/short/$t"
+		out=$(sh "$TOP/tests/fuzz/fuzz.sh" "$t" "${FUZZ_SHORT_SECONDS:-14}" "$TOP/build-fuzz/short/$t" 2>&1)
+		rc=$?
+		runs=$(echo "$out" | sed -n "s/^$t: \([0-9]*\) runs in .*/\1/p")
+		if [ $rc = 0 ] && [ -n "$runs" ]; then
+			record ok "$name ($runs runs)"
+		else
+			record fail "$name"
+			echo "$out" | tail -45 | sed 's/^/    /'
+		fi
 	done
 fi
 
