@@ -106,6 +106,7 @@ static void sampler_rates(void)
 	volatile double x = 0;
 	for (int i = 0; i < 20000000; i++) /* some CPU to see */
 		x += i;
+	(void)x; /* clang: set but not used */
 	usleep(20000);
 	st_sampler_tick(s, 0);
 	const struct st_sample *p = st_sampler_points(s, &n);
