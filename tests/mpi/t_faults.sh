@@ -3,9 +3,9 @@
 # finished with --resume. (A real ENOSPC is in t_enospc; injected faults
 # in t_sweep and the unit tests; rank 0 killed in t_store_safety.)
 
-# null engine, 10 ms a call: each combination's write and read phases last
-# 1, 2 and 3 s (100, 200 and 300 calls of 4 KiB)
-SWEEP="--engine null --null-delay 10ms --block 4k --size 400k,800k,1200k --phases write,read"
+# null engine, 5 ms a call: each combination's write and read phases last
+# 0.5, 1 and 1.5 s (100, 200 and 300 calls of 4 KiB)
+SWEEP="--engine null --null-delay 5ms --block 4k --size 400k,800k,1200k --phases write,read"
 
 # the run's one row: status|abort_rank|abort_reason
 run_row() { q "$1" "SELECT status || '|' || COALESCE(abort_rank, '') || '|' || COALESCE(abort_reason, '') FROM run"; }
@@ -29,7 +29,7 @@ resume_finishes() {
 t_rank_killed_mid_phase_is_named_and_resumed() {
 	$MPIRUN -np 3 $ST $SWEEP --db "$T/k.db" --quiet >out 2>&1 &
 	mp=$!
-	# the second combination's write phase lasts 2 s: kill rank 2 0.5 s into it
+	# the second combination's write phase lasts 1 s: kill rank 2 0.5 s into it
 	hit_rank $mp k.db 2 9 || return 1
 	wait $mp
 	rc=$?
@@ -51,9 +51,9 @@ t_rank_killed_mid_phase_is_named_and_resumed() {
 }
 
 t_hung_rank_ends_by_the_deadline() {
-	# --deadline 4 (every phase fits): rank 0 waits for the end of a phase
-	# 4 s + a grace of 5 s + 10 % of 4 s
-	$MPIRUN -np 3 $ST $SWEEP --deadline 4 --db "$T/h.db" --quiet >out 2>&1 &
+	# --deadline 2 (every phase fits): rank 0 waits for the end of a phase
+	# 2 s + a grace of 5 s + 10 % of 2 s
+	$MPIRUN -np 3 $ST $SWEEP --deadline 2 --db "$T/h.db" --quiet >out 2>&1 &
 	mp=$!
 	hit_rank $mp h.db 1 STOP || return 1
 	wait $mp
@@ -66,8 +66,8 @@ t_hung_rank_ends_by_the_deadline() {
 	while kill -0 "$victim" 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k + 1)); done
 	kill -0 "$victim" 2>/dev/null && { kill -9 "$victim"; fail "rank 1 outlived mpirun"; return 1; }
 	expect_eq $rc 3 "mpirun's exit status (MPI_Abort with 3)" || return 1
-	[ $took -gt 5000 ] && [ $took -lt 14000 ] ||
-		fail "the job ended $took ms after rank 1 stopped (deadline 4 s + grace 5.4 s)" || return 1
+	[ $took -gt 5000 ] && [ $took -lt 12000 ] ||
+		fail "the job ended $took ms after rank 1 stopped (deadline 2 s + grace 5.2 s)" || return 1
 	row=$(run_row h.db)
 	case "$row" in
 	"aborted|1|rank 1 (host $(hostname)) did not reach the end of phase write within "*" s (combination 2/3, phase write; hung?)") ;;
@@ -91,7 +91,8 @@ t_interrupted_job_is_marked_aborted() {
 	[ $rc != 0 ] || fail "mpirun exited 0 after Ctrl-C" || return 1
 	row=$(run_row i.db)
 	case "$row" in
-	"aborted||rank 0 got SIGTERM during combination 2/3, phase "*" (mpirun sends SIGTERM when a rank fails or on Ctrl-C)") ;;
+	# mpirun takes its time with Ctrl-C: any place after the first combination
+	"aborted||rank 0 got SIGTERM during combination "[23]"/3, phase "*" (mpirun sends SIGTERM when a rank fails or on Ctrl-C)") ;;
 	*) fail "the run row: $row"; return 1 ;;
 	esac
 	resume_finishes i.db
