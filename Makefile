@@ -135,10 +135,11 @@ fuzz: fuzz-build
 
 # the whole ladder: unit tests, then MPI jobs on this host, on both builds
 # (a fresh make after deps, so pkg-config sees what deps installed)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	$(MAKE) all
-	$(MAKE) sanitize
-	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) fuzz-build; \
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) -j$(NPROC) sanitize
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) -j$(NPROC) fuzz-build; \
 	else echo "no $(FUZZ_CC): the fuzz step of tests/run.sh says so"; fi
 	sh tests/run.sh
 

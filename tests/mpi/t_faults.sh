@@ -95,7 +95,9 @@ t_interrupted_job_is_marked_aborted() {
 	"aborted||rank 0 got SIGTERM during combination "[23]"/3, phase "*" (mpirun sends SIGTERM when a rank fails or on Ctrl-C)") ;;
 	*) fail "the run row: $row"; return 1 ;;
 	esac
-	resume_finishes i.db
+	# (resuming is the other tests' part; here the mark's hash is enough)
+	$ST audit "$(q i.db 'SELECT run_id FROM run')" --db i.db >audit.out ||
+		fail "audit of the interrupted run: $(cat audit.out)"
 }
 
 t_job_ends_even_with_enable_recovery() {

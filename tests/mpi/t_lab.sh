@@ -77,8 +77,8 @@ t_lab_host_dies_mid_phase() {
 	lab_up 2 none || return 1
 	hf=$(hostfile_of 2)
 	third=$(awk 'NR == 3 { print $1 }' "$hf")
-	# null engine, 10 ms a call: the second combination's write phase lasts 2 s
-	lab_run mpirun -hostfile "$hf" -np 3 $ST --engine null --null-delay 10ms --block 4k \
+	# null engine, 5 ms a call: the second combination's write phase lasts 1 s
+	lab_run mpirun -hostfile "$hf" -np 3 $ST --engine null --null-delay 5ms --block 4k \
 		--size 400k,800k,1200k --phases write,read --db "$T/k.db" --quiet >out 2>&1 &
 	job=$!
 	hit_rank $job k.db 2 KILL || return 1
