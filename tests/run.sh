@@ -119,7 +119,7 @@ if echo " $builds " | grep -q " build " && [ -x "$TOP/stcluster" ]; then
 fi
 
 # the fuzz targets: each replays the inputs kept in tests/fuzz/regress/,
-# then fuzzes FUZZ_SHORT_SECONDS (5) from its seed corpus, in a working
+# then fuzzes FUZZ_SHORT_SECONDS (3) from its seed corpus, in a working
 # copy made afresh (build-fuzz/short/TARGET)
 if [ "$fuzz" = 1 ]; then
 	cc=${FUZZ_CC:-clang}
@@ -137,7 +137,7 @@ if [ "$fuzz" = 1 ]; then
 			continue
 		fi
 		rm -rf "$TOP/build-fuzz/short/$t"
-		out=$(sh "$TOP/tests/fuzz/fuzz.sh" "$t" "${FUZZ_SHORT_SECONDS:-5}" "$TOP/build-fuzz/short/$t" 2>&1)
+		out=$(sh "$TOP/tests/fuzz/fuzz.sh" "$t" "${FUZZ_SHORT_SECONDS:-3}" "$TOP/build-fuzz/short/$t" 2>&1)
 		rc=$?
 		runs=$(echo "$out" | sed -n "s/^$t: \([0-9]*\) runs in .*/\1/p")
 		if [ $rc = 0 ] && [ -n "$runs" ]; then

@@ -26,7 +26,11 @@ t_lab_rate_limited_link_is_the_ceiling() {
 	lab_up 3 200mbit || return 1
 	# the payload ceiling of a 200 Mbit/s link at MTU 1500: 25 MB/s x 1448/1500
 	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
-	for n in 1 2 3; do
+	# the sanitizer build (whose MPI start is slow) runs the 3-client case only:
+	# the same code paths; the normal build checks the ceiling for 1, 2 and 3
+	counts="1 2 3"
+	case "$ST" in *build-san*) counts=3 ;; esac
+	for n in $counts; do
 		size=$((36 / n))m
 		lab_run mpirun -hostfile "$(hostfile_of $n)" -np $((n + 1)) $ST --engine libnfs \
 			--target "$URL" --block 1m --size $size --phases write,read --sync async \
