@@ -49,22 +49,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+BENCH="lab bench"
+. tests/bench/lib.sh
 
-die() { echo "lab bench: $*" >&2; exit 1; }
-load() {
-	awk -v n="$(nproc)" '{ printf "load %s%s", $1, ($1 > n / 2 ? " (BUSY: other work competes, figures skewed)" : "") }' /proc/loadavg
-}
 over_budget() { [ $(($(date +%s) - T_START)) -ge "$BUDGET" ]; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # every row of a query (csv, header dropped)
 all() { "$ST" query --db "$1" "$2" --format csv 2>/dev/null | sed 1d; }
-# nearest-rank quantiles of a column of ns values, as us: "p50 / p90"
-q_us() {
-	sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-		a = int(0.5 * NR + 0.999999); b = int(0.9 * NR + 0.999999)
-		printf "%.0f / %.0f\n", v[a] / 1000, v[b] / 1000 }'
-}
 
 # ---------------------------------------------------------------- checks
 
@@ -140,12 +132,12 @@ for mode in $MODES; do
 		nph=$(all "$db" "SELECT COUNT(*) FROM phase_run")
 		hosts=$(all "$db" "SELECT COUNT(DISTINCT hostname) FROM host")
 		g=$(all "$db" "SELECT p.gathered_ns - MAX(r.end_ns) FROM phase_run p JOIN rank_result r USING (combo_id, phase)
-			GROUP BY p.combo_id, p.phase" | q_us)
+			GROUP BY p.combo_id, p.phase" | q_us 0.9)
 		s=$(all "$db" "SELECT c.stored_ns - (SELECT MAX(r.end_ns) FROM rank_result r JOIN phase_run p USING (combo_id, phase)
 			WHERE p.combo_id = c.combo_id AND p.phase_order = (SELECT MAX(phase_order) FROM phase_run q WHERE q.combo_id = c.combo_id))
-			FROM combo c WHERE c.status = 'ok'" | q_us)
-		sk=$(all "$db" "SELECT release_max_ns - release_min_ns FROM phase_run" | q_us)
-		dsp=$(all "$db" "SELECT MAX(start_ns - release_ns) FROM rank_result GROUP BY combo_id, phase" | q_us)
+			FROM combo c WHERE c.status = 'ok'" | q_us 0.9)
+		sk=$(all "$db" "SELECT release_max_ns - release_min_ns FROM phase_run" | q_us 0.9)
+		dsp=$(all "$db" "SELECT MAX(start_ns - release_ns) FROM rank_result GROUP BY combo_id, phase" | q_us 0.9)
 		io=$(all "$db" "SELECT (MAX(end_ns) - MIN(start_ns)) / 1e6 FROM rank_result GROUP BY combo_id, phase" |
 			sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f-%.0f", v[1], v[NR] }')
 		printf '  %-8s %-6s %-4s %-7s %-19s %-19s %-19s %-19s %-10s %-7s\n' "$mode" "$np" \

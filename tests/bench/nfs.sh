@@ -56,54 +56,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+BENCH="nfs bench"
+. tests/bench/lib.sh
 
-die() { echo "nfs bench: $*" >&2; exit 1; }
-load() {
-	awk -v n="$(nproc)" '{ printf "load %s%s", $1, ($1 > n / 2 ? " (BUSY: other work competes, figures skewed)" : "") }' /proc/loadavg
-}
 now_ns() { date +%s%N; }
 
 # ---------------------------------------------------------------- helpers
-
-to_bytes() {
-	echo "$1" | awk '{ n = $1 + 0; u = tolower(substr($1, length($1)));
-		m = u == "k" ? 1024 : u == "m" ? 1048576 : u == "g" ? 1073741824 : 1;
-		printf "%.0f\n", n * m }'
-}
-
-# "key value" lines in $WORK/results; putv stores anything but a positive number as nan
-put() { echo "$1 ${2:-nan}" >> "$WORK/results"; }
-putv() { put "$1" "$(awk -v v="${2:-nan}" 'BEGIN { print (v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) ? v : "nan" }')"; }
-
-med() {
-	awk -v k="$1" '$1 == k && $2 != "nan" { print $2 }' "$WORK/results" | sort -g |
-		awk '{ v[NR] = $1 } END { if (!NR) print "nan";
-			else if (NR % 2) print v[(NR + 1) / 2];
-			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-range() {
-	awk -v k="$1" '$1 == k && $2 != "nan" { v = $2 + 0; if (!n++ || v < lo) lo = v;
-		if (n == 1 || v > hi) hi = v } END { if (n) printf "%.0f-%.0f", lo, hi; else printf "-" }' \
-		"$WORK/results"
-}
-# sum of the values of a key (0 if none)
-total() { awk -v k="$1" '$1 == k && $2 != "nan" { s += $2 } END { print s + 0 }' "$WORK/results"; }
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
-		else printf "%.2f\n", a / b }'
-}
-verdict() {
-	awk -v r="$1" -v t="$2" 'BEGIN { if (r == "-") print "n/a"; else print (r + 0 >= t + 0 ? "PASS" : "MISS") }'
-}
-overlap() {
-	awk -v a="$1" -v b="$2" '($1 == a || $1 == b) && $2 != "nan" { v = $2 + 0; k = $1;
-		if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v }
-		END { if ((a in lo) && (b in lo) && lo[a] <= hi[b] && lo[b] <= hi[a]) print "*" }' "$WORK/results"
-}
-fmt() { awk -v v="$1" 'BEGIN { if (v == "nan") print "-"; else printf "%.0f\n", v }'; }
-rot() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + k) % NF + 1); print "" }'; }
-
-stq() { "$ST" query --db "$1" "$2" --format csv 2>/dev/null | sed 1d | head -n 1; }
 
 # a free TCP port on 127.0.0.1 from $1 up (nothing listening on it)
 free_port() {
@@ -278,7 +236,6 @@ echo "  nfs-cp memory side: $SHM.src / .dst"
 head -c "$BYTES" /dev/urandom > "$SHM.src" || die "cannot write $SHM.src"
 
 # ---------------------------------------------------------------- the runs
-
 
 r=0
 while [ "$r" -lt "$REPS" ]; do

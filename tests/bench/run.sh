@@ -46,65 +46,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+BENCH="bench"
+. tests/bench/lib.sh
 
-die() { echo "bench: $*" >&2; exit 1; }
-# the 1-minute load average, flagged when other work competes for the CPUs
-load() {
-	awk -v n="$(nproc)" '{ printf "load %s%s", $1, ($1 > n / 2 ? " (BUSY: other work competes, figures skewed)" : "") }' /proc/loadavg
-}
 note() { echo "  note: $*"; }
 
 # ---------------------------------------------------------------- helpers
-
-# bytes of a size such as 512m, 4k, 1g (binary, like stcluster)
-to_bytes() {
-	echo "$1" | awk '{ n = $1 + 0; u = tolower(substr($1, length($1)));
-		m = u == "k" ? 1024 : u == "m" ? 1048576 : u == "g" ? 1073741824 : 1;
-		printf "%.0f\n", n * m }'
-}
-
-# append "key value" to the results file
-put() { echo "$1 ${2:-nan}" >> "$WORK/results"; }
-# the same for a figure: anything but a positive number is stored as missing
-putv() { put "$1" "$(awk -v v="${2:-nan}" 'BEGIN { print (v ~ /^[0-9.eE+-]+$/ && v + 0 > 0) ? v : "nan" }')"; }
-
-# median of the values stored under a key ("nan" if none)
-med() {
-	awk -v k="$1" '$1 == k && $2 != "nan" { print $2 }' "$WORK/results" | sort -g |
-		awk '{ v[NR] = $1 } END { if (!NR) print "nan";
-			else if (NR % 2) print v[(NR + 1) / 2];
-			else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# "min-max" of the values stored under a key
-range() {
-	awk -v k="$1" '$1 == k && $2 != "nan" { v = $2 + 0; if (!n++ || v < lo) lo = v;
-		if (n == 1 || v > hi) hi = v } END { if (n) printf "%.0f-%.0f", lo, hi; else printf "-" }' \
-		"$WORK/results"
-}
-
-# a / b to 2 decimals, "-" when either is missing
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
-		else printf "%.2f\n", a / b }'
-}
-
-# PASS when ratio >= target
-verdict() {
-	awk -v r="$1" -v t="$2" 'BEGIN { if (r == "-") print "n/a"; else print (r + 0 >= t + 0 ? "PASS" : "MISS") }'
-}
-
-# "*" when the ranges of two keys overlap (the difference is within noise)
-overlap() {
-	awk -v a="$1" -v b="$2" '$1 == a || $1 == b { v = $2 + 0; k = $1;
-		if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v }
-		END { if ((a in lo) && (b in lo) && lo[a] <= hi[b] && lo[b] <= hi[a]) print "*" }' "$WORK/results"
-}
-
-fmt() { awk -v v="$1" 'BEGIN { if (v == "nan") print "-"; else printf "%.0f\n", v }'; }
-
-# one value from an stcluster store (csv, header dropped)
-stq() { "$ST" query --db "$1" "$2" --format csv 2>/dev/null | sed 1d | head -n 1; }
 
 # stcluster under mpirun; quiet; the run's errors go to $WORK/st.err
 st_run() {
@@ -160,9 +107,6 @@ dd_par() {
 	fi
 	rm -f "$WORK"/dd.*
 }
-
-# rotate a word list by k: rot "a b c" 1 -> "b c a"
-rot() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + k) % NF + 1); print "" }'; }
 
 # ---------------------------------------------------------------- checks
 
@@ -459,13 +403,6 @@ echo "  dispatch = MAX over ranks (rank_result.start_ns - release_ns)      (barr
 echo "  skew     = phase_run.skew_ns = release_max_ns - release_min_ns"
 mkdir -p "$WORK/null"
 printf '\n  %-5s %-7s %-20s %-20s %-20s %-20s %-8s\n' ranks phases "gather p50/p90 us" "store p50/p90 us" "dispatch p50/p90 us" "skew p50/max us" "I/O ms"
-# nearest-rank quantiles of a column of ns values, printed as us: "p50 / pX"
-q_us() {
-	sort -g | awk -v hi="$1" '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-		a = int(0.5 * NR + 0.999999); if (a < 1) a = 1
-		if (hi == "max") b = NR; else { b = int(hi * NR + 0.999999); if (b < 1) b = 1 }
-		printf "%.0f / %.0f\n", v[a] / 1000, v[b] / 1000 }'
-}
 for np in $NP_LIST; do
 	db=$WORK/null-$np.db
 	if ! st_run "$np" --target "$WORK/null" --engine null --null-delay 1ms --block 4k,8k --size 64k \
