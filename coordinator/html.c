@@ -197,6 +197,16 @@ static void bind_run(sqlite3_stmt *st, const char *run)
 		sqlite3_bind_text(st, k, run, -1, SQLITE_TRANSIENT);
 }
 
+/* A query about the page's run, its one parameter; NULL if it cannot be prepared. */
+static sqlite3_stmt *run_query(struct page *pg, const char *sql)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(pg->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
+	return st;
+}
+
 static int load_bars(struct page *pg, char *err, size_t n)
 {
 	char label[4096], head[4600];
@@ -363,15 +373,13 @@ static void y_axis(FILE *o, double max, double step, int x0, int x1, int y0, int
 
 static void section_run(FILE *o, struct page *pg)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pg->db,
-			       "SELECT run_id, COALESCE(NULLIF(label, ''), run_id), started_at, finished_at, "
-			       "status, engine, target, phases, iterations, nranks, nhosts, "
-			       "(SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id), combos_planned, "
-			       "stcluster_version, command, plan FROM run r WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	sqlite3_stmt *st = run_query(pg,
+					 "SELECT run_id, COALESCE(NULLIF(label, ''), run_id), started_at, finished_at, "
+					 "status, engine, target, phases, iterations, nranks, nhosts, "
+					 "(SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id), combos_planned, "
+					 "stcluster_version, command, plan FROM run r WHERE run_id = ?");
+	if (!st)
 		return;
-	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return;
@@ -1098,11 +1106,9 @@ static void section_verdicts(FILE *o, struct page *pg)
 	fputs("<h2>Bottleneck verdicts</h2>\n", o);
 	sqlite3_stmt *st;
 	int nbase = 0;
-	if (sqlite3_prepare_v2(pg->db,
-			       "SELECT kind, direction, server_rank, client_ranks, bytes, seconds, mbps, note "
-			       "FROM baseline WHERE run_id = ? ORDER BY kind, direction, server_rank",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
+	if ((st = run_query(pg,
+			 "SELECT kind, direction, server_rank, client_ranks, bytes, seconds, mbps, note "
+			 "FROM baseline WHERE run_id = ? ORDER BY kind, direction, server_rank"))) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			if (!nbase++)
 				fputs("<p class=\"note\">The parts measured alone before the sweep "
@@ -1156,16 +1162,14 @@ static void section_verdicts(FILE *o, struct page *pg)
 
 static void section_failures(FILE *o, struct page *pg)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pg->db,
-			       "SELECT c.seq + 1, c.iteration + 1, COALESCE(p.phase, ''), "
-			       "COALESCE(p.status, c.status), COALESCE(p.message, c.message, '') "
-			       "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id AND p.status <> 'ok' "
-			       "WHERE c.run_id = ? AND (c.status <> 'ok' AND (c.status = 'failed' OR p.phase IS NOT NULL)) "
-			       "ORDER BY c.seq, p.phase_order",
-			       -1, &st, NULL) != SQLITE_OK)
+	sqlite3_stmt *st = run_query(pg,
+					 "SELECT c.seq + 1, c.iteration + 1, COALESCE(p.phase, ''), "
+					 "COALESCE(p.status, c.status), COALESCE(p.message, c.message, '') "
+					 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id AND p.status <> 'ok' "
+					 "WHERE c.run_id = ? AND (c.status <> 'ok' AND (c.status = 'failed' OR p.phase IS NOT NULL)) "
+					 "ORDER BY c.seq, p.phase_order");
+	if (!st)
 		return;
-	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
 	int k = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!k++)
@@ -1187,15 +1191,13 @@ static void section_failures(FILE *o, struct page *pg)
 
 static void section_hosts(FILE *o, struct page *pg)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pg->db,
-			       "SELECT rank, hostname, role, cores, pus, numa_nodes, "
-			       "ROUND(mem_bytes / 1073741824.0, 1), kernel, cpu_model, addresses, "
-			       "iface, mtu, speed_mbps, clock_offset_ns "
-			       "FROM host WHERE run_id = ? ORDER BY rank",
-			       -1, &st, NULL) != SQLITE_OK)
+	sqlite3_stmt *st = run_query(pg,
+					 "SELECT rank, hostname, role, cores, pus, numa_nodes, "
+					 "ROUND(mem_bytes / 1073741824.0, 1), kernel, cpu_model, addresses, "
+					 "iface, mtu, speed_mbps, clock_offset_ns "
+					 "FROM host WHERE run_id = ? ORDER BY rank");
+	if (!st)
 		return;
-	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
 	fputs("<h2>Hosts</h2>\n<table class=\"small\"><tr><th class=\"num\">rank</th><th>host</th><th>role</th>"
 	      "<th class=\"num\">cores</th><th class=\"num\">PUs</th><th class=\"num\">NUMA</th>"
 	      "<th class=\"num\">memory GiB</th><th>kernel</th><th>CPU</th><th>addresses</th>"
