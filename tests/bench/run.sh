@@ -180,7 +180,7 @@ if ! pick_disk_dir; then
 	echo "  skipped: no local disk directory with O_DIRECT and $((DISK_BYTES * 2 / 1048576)) MiB free (set BENCH_DISK_DIR)"
 else
 	echo "  dir $DISKW ($DISK_FS on $DISK_DEV), $DISK_SIZE per thread, write with fsync before close"
-	echo "  stcluster --block 1m --direct on --fsync on --phases write,read, with --bind core (its default) and --bind none"
+	echo "  stcluster --block 1m --direct on --fsync on --phases write,read, with --bind core and --bind none (stcluster's default is --bind numa)"
 	echo "  fio rw=write then (stonewall) rw=read, bs=1m psync direct=1 end_fsync=1, not pinned | dd bs=1M oflag=direct conv=fsync, then iflag=direct"
 	irq_cpus
 	nblk=$((DISK_BYTES / 1048576))
