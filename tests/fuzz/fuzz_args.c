@@ -47,12 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_config(cfg);
 		fuzz_exercise_config(cfg);
 
-		char *dump = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&dump, &len);
-		FUZZ_CHECK(f != NULL);
-		st_config_dump(cfg, f);
-		FUZZ_CHECK(fclose(f) == 0);
+		char *dump = fuzz_dump(cfg);
 		memcpy(again, cfg, sizeof(*cfg));
 		FUZZ_CHECK(st_config_parse_plan(again, dump, "dump", err, ST_ERR_MAX) == 0);
 		for (int i = 0; i < ST_OPT_COUNT; i++) {

@@ -58,6 +58,18 @@ static int choice_count(const struct st_opt_def *d)
 	return k;
 }
 
+char *fuzz_dump(const struct st_config *cfg)
+{
+	char *dump = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&dump, &len);
+	FUZZ_CHECK(f != NULL);
+	st_config_dump(cfg, f);
+	FUZZ_CHECK(fclose(f) == 0);
+	FUZZ_CHECK(strlen(dump) == len);
+	return dump;
+}
+
 void fuzz_check_config(const struct st_config *cfg)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
@@ -233,13 +245,7 @@ void fuzz_exercise_config(const struct st_config *cfg)
 	(void)st_config_phases(cfg);
 
 	/* the effective plan a run stores: --resume parses it again */
-	char *dump = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&dump, &len);
-	FUZZ_CHECK(f != NULL);
-	st_config_dump(cfg, f);
-	FUZZ_CHECK(fclose(f) == 0);
-	FUZZ_CHECK(strlen(dump) == len);
+	char *dump = fuzz_dump(cfg);
 	struct st_config *back = malloc(sizeof(*back));
 	FUZZ_CHECK(back != NULL);
 	st_config_defaults(back);

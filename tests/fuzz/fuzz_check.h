@@ -31,6 +31,10 @@ char *fuzz_string(const uint8_t *data, size_t size);
  * it, not empty, no newline; when prefix is not NULL it starts with it. */
 void fuzz_check_err(const char *err, size_t n, const char *prefix);
 
+/* The plan text a run stores for cfg (st_config_dump), checked whole;
+ * the caller frees it. */
+char *fuzz_dump(const struct st_config *cfg);
+
 /* Every option's values obey the table: counts, limits, alignment,
  * choices, no duplicates, strings terminated inside their buffer. */
 void fuzz_check_config(const struct st_config *cfg);
