@@ -92,3 +92,13 @@ hit_rank() {
 
 # since_ms T0: ms since T0 (ns)
 since_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
+# cut_run DB SEQ: remove the run's combinations from SEQ on and mark it
+# running, as a crash after SEQ commits leaves it
+cut_run() {
+	sqlite3 "$1" "DELETE FROM rank_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
+}

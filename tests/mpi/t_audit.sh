@@ -117,11 +117,7 @@ t_audit_resume_after_removed_combinations() {
 	$MPIRUN -np 2 $ST --engine null --block 4k,8k,16k --threads 1,2 --size 16k --iterations 2 \
 		--shuffle 7 --db "$T/s.db" --quiet || return 1
 	run=$(q s.db 'SELECT run_id FROM run')
-	sqlite3 s.db "DELETE FROM rank_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM combo WHERE seq >= 7; UPDATE run SET status = 'running';"
+	cut_run s.db 7
 	$ST audit "$run" --db s.db >cut.out
 	expect_eq $? 1 "audit of the cut run" || return 1
 	expect_eq "$(tail -1 cut.out)" "altered: 1 of 10 hashes differ (result)" "cut run" || return 1

@@ -136,11 +136,7 @@ t_shuffle_orders_and_resume_finishes() {
 	# an interrupted run: remove the last 5 combinations and mark it running, as a
 	# crash after 7 commits leaves it; --resume stores exactly the 5 missing ones
 	run=$(q s.db 'SELECT run_id FROM run')
-	sqlite3 s.db "DELETE FROM rank_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= 7);
-		DELETE FROM combo WHERE seq >= 7; UPDATE run SET status = 'running';"
+	cut_run s.db 7
 	before=$(q s.db 'SELECT GROUP_CONCAT(combo_id) FROM combo ORDER BY seq')
 	$ST --resume "$run" --db "$T/s.db" --block 1m 2>err; expect_eq $? 2 "resume with options" || return 1
 	grep -q -- "--block: a resumed run keeps its stored options" err || fail "message: $(cat err)" || return 1
