@@ -1,155 +1,219 @@
 #!/bin/sh
-# tests/run.sh - the test ladder `make check` runs: unit tests, then MPI
-# jobs on this host, first on the normal build and then on the ASan+UBSan
-# build (functions t_*), then the tests that run once, on the normal build
-# (functions once_*: valgrind), then a short run of each fuzz target
-# (build-fuzz: make fuzz-build). Prints one line per test and ends with
-# "N passed, N failed".
+# tests/run.sh - the test ladder `make check` runs: per build (normal, then
+# ASan+UBSan) the unit tests and every MPI job test (functions t_* of
+# tests/mpi/t_*.sh), then the tests that run once, on the normal build
+# (functions once_*: valgrind, the VM lab), then a short run of each fuzz
+# target (build-fuzz: make fuzz-build). Prints one line per test as it ends
+# and ends with "N passed, N failed".
 #
-#   sh tests/run.sh [BUILD ...] [-k PATTERN]   (BUILD: build, build-san, build-fuzz)
+#   sh tests/run.sh [BUILD ...] [-k PATTERN] [-j JOBS]
+#   (BUILD: build, build-san, build-fuzz; JOBS: ST_JOBS, default the number of CPUs)
+#
+# Tests run JOBS at a time, each in its own subshell with a fresh scratch
+# directory $T, longest first (by the times of the last run, kept in
+# build/.test-times). A test file with the line "# run.sh: one at a time"
+# uses something only one test may hold (the lab's namespace names and
+# subnet): its tests run one after another, in a lane of their own beside
+# the others.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
 export TOP
-builds=""
-pattern=""
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-k) pattern="$2"; shift 2 ;;
-	*) builds="$builds $1"; shift ;;
-	esac
-done
-[ -n "$builds" ] || builds="build build-san build-fuzz"
-# build-fuzz is no build of stcluster: its step follows the loop
-fuzz=0
-list=""
-for b in $builds; do
-	if [ "$b" = build-fuzz ]; then fuzz=1; else list="$list $b"; fi
-done
-builds=$list
-
-passed=0
-failed=0
-skipped=0
-failures=""
 
 # sanitizer run-time settings (used by build-san binaries only)
 export ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1:abort_on_error=0"
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
-record() { # record STATUS NAME
-	case "$1" in
-	ok) passed=$((passed + 1)); echo "ok - $2" ;;
-	skip) skipped=$((skipped + 1)); echo "skip - $2" ;;
-	*) failed=$((failed + 1)); failures="$failures
-  $2"; echo "not ok - $2" ;;
-	esac
+# --- one job: sh tests/run.sh --job N (R: the run's directory) ---------------
+
+# say STATUS NAME [SECONDS]: one result line for the summary
+say() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-0}" >>"$R/res.$n"; }
+
+# show FILE: print a job's block of output whole, not interleaved with another's
+show() { flock "$R/out.lock" cat "$1"; }
+
+job_unit() {
+	out=$("$TOP/$b/unit" 2>&1)
+	{
+		echo "$out" | grep -E '^(ok|not ok) ' | sed "s/^\(ok\|not ok\) - /\1 - [$b] unit: /"
+		echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || { echo "not ok - [$b] unit runner crashed"; echo "$out" | tail -30; }
+		echo "$out" | grep -q '^not ok' && echo "$out" | grep -v '^ok ' | tail -40
+	} >"$R/out.$n"
+	echo "$out" | sed -n 's/^ok - \(.*\)/ok\t['"$b"'] unit: \1\t0/p; s/^not ok - \(.*\)/fail\t['"$b"'] unit: \1\t0/p' >>"$R/res.$n"
+	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || say fail "[$b] unit runner crashed"
+	show "$R/out.$n"
 }
 
-# run_test FILE FUNCTION NAME: one shell test, in a subshell with a fresh
-# scratch directory $T, unless NAME does not match -k
-run_test() {
-	file=$1 fn=$2 name=$3
-	if [ -n "$pattern" ] && ! echo "$name" | grep -q "$pattern"; then return; fi
+job_test() {
+	if [ "$b" = build ]; then ST="$TOP/stcluster"; else ST="$TOP/$b/stcluster"; fi
+	export ST
+	if [ ! -x "$ST" ]; then
+		echo "not ok - $name: binary $ST missing (run make all sanitize)" >"$R/out.$n"
+		say fail "$name"
+		show "$R/out.$n"
+		return
+	fi
 	T=$(mktemp -d /tmp/stcluster-test.XXXXXX)
 	export T
 	start=$(date +%s)
-	( cd "$T" && . "$TOP/tests/lib.sh" && . "$TOP/$file" && "$fn" ) >"$T.log" 2>&1
+	export file fn
+	# one at a time: also never beside another checkout's lab (flock holds
+	# the lock, -o keeps it from the daemons the test starts)
+	lock=""
+	[ "$excl" = 1 ] && lock="flock -o /tmp/stcluster-lab.lock"
+	$lock sh -c 'set -u; cd "$T" && . "$TOP/tests/lib.sh" && . "$TOP/$file" && "$fn"' >"$T.log" 2>&1
 	rc=$?
-	took=$(( $(date +%s) - start ))
+	took=$(($(date +%s) - start))
 	if [ $rc = 0 ]; then
-		record ok "$name (${took}s)"
+		echo "ok - $name (${took}s)" >"$R/out.$n"
+		say ok "$name" "$took"
 	elif [ $rc = 77 ]; then
 		if [ "${CI:-}" = true ]; then
-			record fail "$name: skipped, and CI allows no skip"
-			sed 's/^/    /' "$T.log" | tail -20
+			{ echo "not ok - $name: skipped, and CI allows no skip"; sed 's/^/    /' "$T.log" | tail -20; } >"$R/out.$n"
+			say fail "$name: skipped, and CI allows no skip" "$took"
 		else
-			record skip "$name: $(tail -1 "$T.log")"
+			echo "skip - $name: $(tail -1 "$T.log")" >"$R/out.$n"
+			say skip "$name" "$took"
 		fi
 	else
-		record fail "$name (${took}s)"
-		sed 's/^/    /' "$T.log" | tail -40
+		{ echo "not ok - $name (${took}s)"; sed 's/^/    /' "$T.log" | tail -40; } >"$R/out.$n"
+		say fail "$name" "$took"
 	fi
 	# the test's scratch space; umount anything it left mounted first
 	grep " $T/" /proc/self/mounts | awk '{print $2}' | sort -r | while read -r m; do umount "$m"; done
 	rm -rf "$T" "$T.log"
+	show "$R/out.$n"
 }
-
-for b in $builds; do
-	if [ "$b" = build ]; then ST="$TOP/stcluster"; else ST="$TOP/$b/stcluster"; fi
-	[ -x "$ST" ] || { record fail "[$b] binary $ST missing (run make all sanitize)"; continue; }
-	export ST
-
-	# unit tests: their own runner prints ok/not ok lines
-	if [ -z "$pattern" ] || echo "unit" | grep -q "$pattern"; then
-		out=$("$TOP/$b/unit" 2>&1)
-		echo "$out" | grep -E '^(ok|not ok) ' | while read -r line; do echo "$line" | sed "s/^\(ok\|not ok\) - /\1 - [$b] unit: /"; done
-		p=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-		f=$(echo "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-		if [ -z "$p" ]; then
-			record fail "[$b] unit runner crashed"
-			echo "$out" | tail -30
-		else
-			passed=$((passed + p))
-			failed=$((failed + f))
-			[ "$f" = 0 ] || { failures="$failures
-  [$b] unit ($f failed)"; echo "$out" | grep -v '^ok ' | tail -40; }
-		fi
-	fi
-
-	for file in tests/mpi/t_*.sh; do
-		for fn in $(sed -n 's/^\(t_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
-			run_test "$file" "$fn" "[$b] $(basename "$file" .sh): $fn"
-		done
-	done
-done
-
-# Tests run once, on the normal build only: functions named once_* (valgrind
-# memcheck cannot run the ASan+UBSan build, and the same binary twice would
-# prove nothing more)
-if echo " $builds " | grep -q " build " && [ -x "$TOP/stcluster" ]; then
-	ST="$TOP/stcluster"
-	export ST
-	for file in tests/mpi/t_*.sh; do
-		for fn in $(sed -n 's/^\(once_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
-			run_test "$file" "$fn" "[build] $(basename "$file" .sh): $fn"
-		done
-	done
-fi
 
 # the fuzz targets: each replays the inputs kept in tests/fuzz/regress/,
 # then fuzzes FUZZ_SHORT_SECONDS (3) from its seed corpus, in a working
 # copy made afresh (build-fuzz/short/TARGET)
-if [ "$fuzz" = 1 ]; then
+job_fuzz() {
 	cc=${FUZZ_CC:-clang}
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		if [ "${CI:-}" = true ]; then
+			echo "not ok - $name: no $cc, and CI allows no skip" >"$R/out.$n"
+			say fail "$name: no $cc, and CI allows no skip"
+		else
+			echo "skip - $name: no $cc (tests/deps.sh install)" >"$R/out.$n"
+			say skip "$name"
+		fi
+		show "$R/out.$n"
+		return
+	fi
+	rm -rf "$TOP/build-fuzz/short/$fn"
+	start=$(date +%s)
+	out=$(sh "$TOP/tests/fuzz/fuzz.sh" "$fn" "${FUZZ_SHORT_SECONDS:-3}" "$TOP/build-fuzz/short/$fn" 2>&1)
+	rc=$?
+	took=$(($(date +%s) - start))
+	runs=$(echo "$out" | sed -n "s/^$fn: \([0-9]*\) runs in .*/\1/p")
+	if [ $rc = 0 ] && [ -n "$runs" ]; then
+		echo "ok - $name ($runs runs)" >"$R/out.$n"
+		say ok "$name" "$took"
+	else
+		{ echo "not ok - $name"; echo "$out" | tail -45 | sed 's/^/    /'; } >"$R/out.$n"
+		say fail "$name" "$took"
+	fi
+	show "$R/out.$n"
+}
+
+if [ "${1:-}" = --job ]; then
+	n=$2
+	. "$R/job.$n"
+	"job_$kind"
+	exit 0
+fi
+
+# --- the ladder ----------------------------------------------------------------
+builds=""
+pattern=""
+jobs=${ST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-k) pattern="$2"; shift 2 ;;
+	-j) jobs="$2"; shift 2 ;;
+	*) builds="$builds $1"; shift ;;
+	esac
+done
+case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: -j wants a count of 1 or more, not '$jobs'" >&2; exit 2 ;; esac
+[ -n "$builds" ] || builds="build build-san build-fuzz"
+
+R=$(mktemp -d /tmp/stcluster-run.XXXXXX)
+export R
+trap 'rm -rf "$R"' EXIT
+hints=$TOP/build/.test-times
+n=0
+
+# add KIND BUILD FILE FN NAME EXCL: one job, unless NAME does not match -k
+add() {
+	if [ -n "$pattern" ] && ! echo "$5" | grep -q "$pattern"; then return; fi
+	n=$((n + 1))
+	printf "kind=%s b=%s file=%s fn=%s excl=%s name='%s'\n" "$1" "$2" "$3" "$4" "$6" "$5" >"$R/job.$n"
+	secs=$(awk -F '\t' -v k="$5" '$2 == k { print $1 }' "$hints" 2>/dev/null)
+	printf '%s\t%s\n' "${secs:-10}" "$n" >>"$R/list.$6"
+}
+
+# one_at_a_time FILE: 1 when FILE's tests may not run beside each other
+one_at_a_time() { grep -q '^# run.sh: one at a time' "$1" && echo 1 || echo 0; }
+
+for b in $builds; do
+	[ "$b" = build-fuzz ] && continue
+	if [ -z "$pattern" ] || echo "unit" | grep -q "$pattern"; then
+		n=$((n + 1))
+		printf "kind=unit b=%s file= fn= excl=0 name='[%s] unit'\n" "$b" "$b" >"$R/job.$n"
+		printf '1000\t%s\n' "$n" >>"$R/list.0" # first: a minute of other tests hides it
+	fi
+	for file in tests/mpi/t_*.sh; do
+		x=$(one_at_a_time "$file")
+		for fn in $(sed -n 's/^\(t_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
+			add test "$b" "$file" "$fn" "[$b] $(basename "$file" .sh): $fn" "$x"
+		done
+		# functions once_*, on the normal build only (valgrind memcheck cannot
+		# run the ASan+UBSan build, and the same binary twice would prove
+		# nothing more)
+		[ "$b" = build ] || continue
+		for fn in $(sed -n 's/^\(once_[a-z0-9_]*\)() *{.*/\1/p' "$file"); do
+			add test build "$file" "$fn" "[build] $(basename "$file" .sh): $fn" "$x"
+		done
+	done
+done
+if echo " $builds " | grep -q " build-fuzz "; then
 	for src in tests/fuzz/fuzz_*.c; do
 		t=$(basename "$src" .c)
 		[ "$t" = fuzz_check ] && continue
-		name="fuzz: $t"
-		if [ -n "$pattern" ] && ! echo "$name" | grep -q "$pattern"; then continue; fi
-		if ! command -v "$cc" >/dev/null 2>&1; then
-			if [ "${CI:-}" = true ]; then
-				record fail "$name: no $cc, and CI allows no skip"
-			else
-				record skip "$name: no $cc (tests/deps.sh install)"
-			fi
-			continue
-		fi
-		rm -rf "$TOP/build-fuzz/short/$t"
-		out=$(sh "$TOP/tests/fuzz/fuzz.sh" "$t" "${FUZZ_SHORT_SECONDS:-3}" "$TOP/build-fuzz/short/$t" 2>&1)
-		rc=$?
-		runs=$(echo "$out" | sed -n "s/^$t: \([0-9]*\) runs in .*/\1/p")
-		if [ $rc = 0 ] && [ -n "$runs" ]; then
-			record ok "$name ($runs runs)"
-		else
-			record fail "$name"
-			echo "$out" | tail -45 | sed 's/^/    /'
-		fi
+		add fuzz build-fuzz "" "$t" "fuzz: $t" 0
 	done
 fi
 
-[ -z "$failures" ] || printf 'failed:%s\n' "$failures"
+# longest first; the one-at-a-time lane beside the others
+order() { [ -f "$R/list.$1" ] && sort -t '	' -k1,1nr -k2,2n "$R/list.$1" | cut -f2; }
+order 1 >"$R/lane.1"
+order 0 >"$R/lane.0"
+(while read -r j; do sh "$TOP/tests/run.sh" --job "$j" </dev/null; done <"$R/lane.1") &
+lane=$!
+xargs -r -n 1 -P "$jobs" sh "$TOP/tests/run.sh" --job <"$R/lane.0"
+wait $lane
+
+cat "$R"/res.* 2>/dev/null >"$R/all"
+passed=$(grep -c '^ok	' "$R/all")
+failed=$(grep -c '^fail	' "$R/all")
+skipped=$(grep -c '^skip	' "$R/all")
+# every job left its result: one that did not (killed, a runner bug) failed
+for j in $(seq 1 $n); do
+	[ -s "$R/res.$j" ] && continue
+	. "$R/job.$j"
+	echo "not ok - $name: left no result"
+	printf 'fail\t%s\t0\n' "$name: left no result" >>"$R/all"
+	failed=$((failed + 1))
+done
+# the times of this run, for the next one's order (tests not run keep theirs)
+if [ -d "$TOP/build" ]; then
+	{ awk -F '\t' '$3 > 0 { print $3 "\t" $2 }' "$R/all"; cat "$hints" 2>/dev/null; } |
+		awk -F '\t' '!seen[$2]++' >"$hints.tmp" && mv "$hints.tmp" "$hints"
+fi
+
+[ "$failed" = 0 ] || { echo "failed:"; grep '^fail	' "$R/all" | cut -f2 | sed 's/^/  /'; }
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

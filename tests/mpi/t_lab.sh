@@ -1,6 +1,7 @@
 # Real multi-host runs: a lab of network namespaces (tests/lab/lab.sh) with
 # 3 client hosts and an NFS server host (nfs-ganesha), mpirun reaching them
 # through the launcher, the server's link limited with tc.
+# run.sh: one at a time (the lab's namespace names and subnet are fixed)
 
 # lab_up N-CLIENTS RATE: a lab under $T, torn down when the test's shell exits
 lab_up() {
