@@ -43,7 +43,7 @@ endif
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
 LIB_SRC := $(wildcard common/*.c) $(wildcard worker/*.c) \
-           $(filter-out coordinator/main.c,$(wildcard coordinator/*.c))
+           $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sql_embed.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -93,7 +93,7 @@ $(BUILD)/libstcluster.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/coordinator/main.o $(BUILD)/coordinator/store.o: EXTRA_DEFS = -DST_VERSION='"$(VERSION)"'
+$(BUILD)/coordinator/main.o $(BUILD)/coordinator/store/store.o: EXTRA_DEFS = -DST_VERSION='"$(VERSION)"'
 
 $(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")

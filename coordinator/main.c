@@ -2,10 +2,10 @@
  * main.c - the stcluster binary: dispatch only.
  */
 #include "../common/options.h"
-#include "analysis.h"
-#include "audit.h"
-#include "job.h"
-#include "report.h"
+#include "job/job.h"
+#include "report/analysis.h"
+#include "report/audit.h"
+#include "report/report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  */
 #include "worker.h"
 
-#include "../common/perm.h"
+#include "../common/permute.h"
 #include "../common/util.h"
 #include "pin.h"
 

@@ -3,10 +3,10 @@
  * route to the server, the /proc sampler, and the baselines' TCP streams
  * and disk file on this host.
  */
+#include "../../common/net.h"
 #include "../../common/options.h"
 #include "../../common/util.h"
-#include "../../coordinator/roles.h"
-#include "../../worker/baseline.h"
+#include "../../coordinator/job/roles.h"
 #include "../../worker/hostinfo.h"
 #include "../../worker/sampler.h"
 #include "unit.h"

@@ -7,11 +7,11 @@
  */
 #include "audit.h"
 
-#include "../common/options.h"
-#include "../common/util.h"
+#include "../../common/options.h"
+#include "../../common/util.h"
+#include "../store/store.h"
 #include "analysis.h"
 #include "report.h"
-#include "store.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  */
 #include "roles.h"
 
-#include "../common/util.h"
+#include "../../common/util.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
- * perm.c - seeded O(1)-memory permutation (see perm.h).
+ * permute.c - seeded O(1)-memory permutation (see permute.h).
  */
-#include "perm.h"
+#include "permute.h"
 
 uint64_t st_mix64(uint64_t x)
 {

@@ -7,12 +7,12 @@
  */
 #include "report.h"
 
-#include "../common/options.h"
-#include "../common/units.h"
-#include "../common/util.h"
+#include "../../common/options.h"
+#include "../../common/units.h"
+#include "../../common/util.h"
+#include "../store/store.h"
 #include "analysis.h"
 #include "html.h"
-#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /*
- * baseline.c - TCP streams and an O_DIRECT file test (see baseline.h).
+ * net.c - TCP streams and an O_DIRECT file test (see net.h).
  */
-#include "baseline.h"
+#include "net.h"
 
-#include "../common/util.h"
+#include "util.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

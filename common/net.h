@@ -1,5 +1,5 @@
 /*
- * baseline.h - the parts measured alone: the network between a client and
+ * net.h - the parts measured alone: the network between a client and
  * a server rank (plain TCP, as iperf does) and the server's disk under the
  * export (O_DIRECT file write and read, as dd does).
  *
@@ -8,8 +8,8 @@
  * are the measurement. All functions return 0 or -errno and never block
  * past their deadline (local CLOCK_MONOTONIC ns).
  */
-#ifndef ST_BASELINE_H
-#define ST_BASELINE_H
+#ifndef ST_NET_H
+#define ST_NET_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  */
 #include "clocksync.h"
 
-#include "util.h"
+#include "../../common/util.h"
 
 #include <stdlib.h>
 

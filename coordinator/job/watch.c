@@ -3,9 +3,9 @@
  */
 #include "watch.h"
 
-#include "../common/util.h"
-#include "../worker/baseline.h"
-#include "store.h"
+#include "../../common/net.h"
+#include "../../common/util.h"
+#include "../store/store.h"
 
 #include <errno.h>
 #include <poll.h>

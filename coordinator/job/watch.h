@@ -20,7 +20,7 @@
 #ifndef ST_WATCH_H
 #define ST_WATCH_H
 
-#include "../common/wire.h"
+#include "../../common/wire.h"
 
 #include <mpi.h>
 

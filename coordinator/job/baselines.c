@@ -3,8 +3,8 @@
  */
 #include "baselines.h"
 
-#include "../common/util.h"
-#include "../worker/baseline.h"
+#include "../../common/net.h"
+#include "../../common/util.h"
 #include "roles.h"
 
 #include <mpi.h>

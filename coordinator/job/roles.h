@@ -11,8 +11,8 @@
 #ifndef ST_ROLES_H
 #define ST_ROLES_H
 
-#include "../common/options.h"
-#include "../common/wire.h"
+#include "../../common/options.h"
+#include "../../common/wire.h"
 
 #include <stddef.h>
 

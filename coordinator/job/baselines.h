@@ -11,9 +11,9 @@
 #ifndef ST_BASELINES_H
 #define ST_BASELINES_H
 
-#include "../common/options.h"
-#include "../common/wire.h"
-#include "store.h"
+#include "../../common/options.h"
+#include "../../common/wire.h"
+#include "../store/store.h"
 
 struct st_baseline_ctx {
 	const struct st_config *cfg;

@@ -1,5 +1,5 @@
 /* The random block order: every block exactly once, seeded, not in order. */
-#include "../../common/perm.h"
+#include "../../common/permute.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -15,9 +15,9 @@
 #ifndef ST_STORE_H
 #define ST_STORE_H
 
-#include "../common/options.h"
-#include "../common/wire.h"
-#include "../worker/sampler.h"
+#include "../../common/options.h"
+#include "../../common/wire.h"
+#include "../../worker/sampler.h"
 #include "digest.h"
 
 #include <sqlite3.h>

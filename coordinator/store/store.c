@@ -3,8 +3,8 @@
  */
 #include "store.h"
 
-#include "../common/units.h"
-#include "../common/util.h"
+#include "../../common/units.h"
+#include "../../common/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

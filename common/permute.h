@@ -1,5 +1,5 @@
 /*
- * perm.h - a seeded permutation of [0, n) in O(1) memory.
+ * permute.h - a seeded permutation of [0, n) in O(1) memory.
  *
  * A full-period linear congruential generator modulo the next power of two
  * m >= n (c odd, a = 1 mod 4: Hull-Dobell) visits every value of [0, m)
@@ -9,8 +9,8 @@
  * n calls of st_perm_next return every block index exactly once, in an
  * order fixed by the seed. Less than two steps per value on average.
  */
-#ifndef ST_PERM_H
-#define ST_PERM_H
+#ifndef ST_PERMUTE_H
+#define ST_PERMUTE_H
 
 #include <stdint.h>
 

@@ -15,9 +15,9 @@
  */
 #include "html.h"
 
-#include "../common/options.h"
-#include "../common/units.h"
-#include "../common/util.h"
+#include "../../common/options.h"
+#include "../../common/units.h"
+#include "../../common/util.h"
 #include "analysis.h"
 #include "stats.h"
 
