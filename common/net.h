@@ -1,7 +1,7 @@
 /*
- * net.h - the parts measured alone: the network between a client and
- * a server rank (plain TCP, as iperf does) and the server's disk under the
- * export (O_DIRECT file write and read, as dd does).
+ * net.h - TCP between ranks: listen, accept, connect, and timed streams.
+ * The network baseline measures a client-server link with streams (plain
+ * TCP, as iperf does); the watch's lifelines are connections made here.
  *
  * A stream endpoint either sends for a given time or receives until every
  * peer has closed; the receiver's byte count and first/last byte times
@@ -33,16 +33,5 @@ int st_net_connect(const char *host, int port, int64_t deadline_ns, int *fd);
  * them until every one is closed. Closes the fds. */
 int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
 		  struct st_net_result *r);
-
-struct st_disk_result {
-	double write_mbps; /* 10^6 bytes/s, write + fsync */
-	double read_mbps;  /* 10^6 bytes/s */
-	int direct;	   /* O_DIRECT was granted */
-};
-
-/* Write (then fsync) and read back `size` bytes in `block` calls in a file
- * `name` created under dir, then remove it. */
-int st_disk_baseline(const char *dir, const char *name, int64_t size, int64_t block,
-		     struct st_disk_result *r, char *msg, size_t n);
 
 #endif

@@ -11,7 +11,7 @@ uint64_t st_mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-void st_perm_init(struct st_perm *p, uint64_t n, uint64_t seed)
+void st_permute_init(struct st_permute *p, uint64_t n, uint64_t seed)
 {
 	uint64_t m = 1;
 	while (m < n)
@@ -36,7 +36,7 @@ void st_perm_init(struct st_perm *p, uint64_t n, uint64_t seed)
 
 /* A bijection of [0, mask]: xor-shift right and odd multiplication are both
  * invertible modulo a power of two. */
-static uint64_t scramble(const struct st_perm *p, uint64_t y)
+static uint64_t scramble(const struct st_permute *p, uint64_t y)
 {
 	if (p->mask < 3)
 		return y;
@@ -48,7 +48,7 @@ static uint64_t scramble(const struct st_perm *p, uint64_t y)
 	return y;
 }
 
-uint64_t st_perm_next(struct st_perm *p)
+uint64_t st_permute_next(struct st_permute *p)
 {
 	uint64_t y;
 	do {

@@ -163,10 +163,10 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		flags |= ST_OPEN_DIRECT;
 
 	uint64_t nblocks = (uint64_t)(w->size / w->block);
-	struct st_perm perm;
+	struct st_permute perm;
 	int random = !layout && phase_is_random(phase);
 	if (random)
-		st_perm_init(&perm, nblocks,
+		st_permute_init(&perm, nblocks,
 			     st_mix64((uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0]) ^
 				     ((uint64_t)w->a.rank << 32) ^ ((uint64_t)t->index << 16) ^
 				     (uint64_t)phase);
@@ -196,7 +196,7 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		uint64_t blk;
 		if (ahead) {
 			while (ring.n < (unsigned)depth && generated < nblocks) {
-				uint64_t b = random ? st_perm_next(&perm) : generated;
+				uint64_t b = random ? st_permute_next(&perm) : generated;
 				generated++;
 				ring.blk[(ring.head + ring.n++) % 256] = b;
 				if (ring.n > 1 && w->e->prefetch(t->ts, fh, (size_t)w->block,
@@ -209,7 +209,7 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 			ring.head = (ring.head + 1) % 256;
 			ring.n--;
 		} else {
-			blk = random ? st_perm_next(&perm) : k;
+			blk = random ? st_permute_next(&perm) : k;
 		}
 		uint64_t off = blk * (uint64_t)w->block;
 		int64_t t0 = st_now_ns();

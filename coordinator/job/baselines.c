@@ -5,6 +5,7 @@
 
 #include "../../common/net.h"
 #include "../../common/util.h"
+#include "../../worker/diskbench.h"
 #include "roles.h"
 
 #include <mpi.h>
@@ -109,10 +110,10 @@ static void disk_step(const struct st_baseline_ctx *b, int s)
 		char msg[200];
 	} res = { 0 };
 	if (b->rank == s) {
-		struct st_disk_result dr;
+		struct st_diskbench_result dr;
 		char name[96];
 		snprintf(name, sizeof(name), "stcluster-baseline-%s", b->run_id);
-		res.rc = st_disk_baseline(b->cfg->o[ST_OPT_SERVER_DIR].s, name,
+		res.rc = st_diskbench_run(b->cfg->o[ST_OPT_SERVER_DIR].s, name,
 					  b->cfg->o[ST_OPT_BASELINE_SIZE].v[0], 1 << 20, &dr, res.msg,
 					  sizeof(res.msg));
 		res.direct = dr.direct;

@@ -1093,14 +1093,14 @@ static int run_job(struct job *j, int argc, char **argv)
 	 * shuffled by --shuffle SEED (the same order again when resuming) */
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	j->run_start_ns = st_now_ns();
-	struct st_perm order;
+	struct st_permute order;
 	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
 	if (shuffled)
-		st_perm_init(&order, total, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0]);
+		st_permute_init(&order, total, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0]);
 	for (uint64_t seq = 0; seq < total; seq++) {
 		struct st_combo c;
 		int skip = 0;
-		uint64_t item = shuffled ? st_perm_next(&order) : seq;
+		uint64_t item = shuffled ? st_permute_next(&order) : seq;
 		if (j->rank == 0) {
 			st_plan_combo(&j->cfg, item / (uint64_t)iterations, &c);
 			c.seq = (uint32_t)seq;

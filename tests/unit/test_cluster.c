@@ -7,6 +7,7 @@
 #include "../../common/options.h"
 #include "../../common/util.h"
 #include "../../coordinator/job/roles.h"
+#include "../../worker/diskbench.h"
 #include "../../worker/hostinfo.h"
 #include "../../worker/sampler.h"
 #include "unit.h"
@@ -175,9 +176,9 @@ static void tcp_stream_counts_bytes(void)
 static void disk_file(void)
 {
 	const char *dir = unit_tmpdir();
-	struct st_disk_result r;
+	struct st_diskbench_result r;
 	char msg[200] = "";
-	CHECK(st_disk_baseline(dir, "base", 4 << 20, 1 << 20, &r, msg, sizeof(msg)) == 0);
+	CHECK(st_diskbench_run(dir, "base", 4 << 20, 1 << 20, &r, msg, sizeof(msg)) == 0);
 	CHECK(r.write_mbps > 0 && r.read_mbps > 0);
 	DIR *d = opendir(dir);
 	int left = 0;
@@ -186,7 +187,7 @@ static void disk_file(void)
 	if (d)
 		closedir(d);
 	CHECK(left == 0); /* its file is gone */
-	CHECK(st_disk_baseline("/nonexistent-dir", "base", 1 << 20, 1 << 20, &r, msg, sizeof(msg)) < 0);
+	CHECK(st_diskbench_run("/nonexistent-dir", "base", 1 << 20, 1 << 20, &r, msg, sizeof(msg)) < 0);
 	CHECK(strstr(msg, "/nonexistent-dir") != NULL);
 	rmdir(dir);
 }

@@ -11,11 +11,11 @@ static void every_block_once(void)
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		uint64_t n = sizes[s];
 		unsigned char *seen = calloc(n, 1);
-		struct st_perm p;
-		st_perm_init(&p, n, 42 + s);
+		struct st_permute p;
+		st_permute_init(&p, n, 42 + s);
 		uint64_t in_order = 0;
 		for (uint64_t i = 0; i < n; i++) {
-			uint64_t x = st_perm_next(&p);
+			uint64_t x = st_permute_next(&p);
 			CHECK(x < n);
 			if (x < n) {
 				CHECK(!seen[x]);
@@ -31,13 +31,13 @@ static void every_block_once(void)
 
 static void seeds_differ(void)
 {
-	struct st_perm a, b, a2;
-	st_perm_init(&a, 1000, 1);
-	st_perm_init(&b, 1000, 2);
-	st_perm_init(&a2, 1000, 1);
+	struct st_permute a, b, a2;
+	st_permute_init(&a, 1000, 1);
+	st_permute_init(&b, 1000, 2);
+	st_permute_init(&a2, 1000, 1);
 	int same = 0, repeat = 1;
 	for (int i = 0; i < 1000; i++) {
-		uint64_t x = st_perm_next(&a), y = st_perm_next(&b), z = st_perm_next(&a2);
+		uint64_t x = st_permute_next(&a), y = st_permute_next(&b), z = st_permute_next(&a2);
 		same += x == y;
 		repeat &= x == z;
 	}
@@ -45,8 +45,8 @@ static void seeds_differ(void)
 	CHECK(repeat);
 }
 
-const struct unit_test unit_perm[] = {
-	{ "perm: every block exactly once", every_block_once },
-	{ "perm: same seed same order, other seed other order", seeds_differ },
+const struct unit_test unit_permute[] = {
+	{ "permute: every block exactly once", every_block_once },
+	{ "permute: same seed same order, other seed other order", seeds_differ },
 	{ NULL, NULL },
 };
