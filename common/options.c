@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const on_off[] = { "off", "on", NULL };
@@ -341,10 +342,15 @@ void st_config_defaults(struct st_config *cfg)
 {
 	char err[ST_ERR_MAX];
 	memset(cfg, 0, sizeof(*cfg));
-	for (int i = 0; i < ST_OPT_COUNT; i++)
-		if (st_options[i].def && st_config_set(cfg, i, st_options[i].def, 0, NULL, err,
-						       sizeof(err)))
-			st_die("bad default for --%s: %s", st_options[i].name, err);
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!st_options[i].def ||
+		    !st_config_set(cfg, i, st_options[i].def, 0, NULL, err, sizeof(err)))
+			continue;
+		/* a bug in the table, not in the user's input (test_options runs this) */
+		fprintf(stderr, "stcluster: internal: bad default for --%s: %s\n", st_options[i].name,
+			err);
+		abort();
+	}
 }
 
 int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err,

@@ -154,7 +154,8 @@ const char *st_optval_str(const struct st_optval *ov, int i);
 /* Look an option up by name (without dashes); -1 if unknown. */
 int st_opt_find(const char *name);
 
-/* Fill every option with its default. */
+/* Fill every option with its default. A default its own parser refuses is
+ * a bug in the table: reported on stderr, then abort(). */
 void st_config_defaults(struct st_config *cfg);
 
 /*

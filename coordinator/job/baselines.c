@@ -6,6 +6,7 @@
 #include "../../common/net.h"
 #include "../../common/util.h"
 #include "../../worker/diskbench.h"
+#include "die.h"
 #include "roles.h"
 
 #include <mpi.h>

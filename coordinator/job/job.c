@@ -24,6 +24,7 @@
 #include "../store/store.h"
 #include "baselines.h"
 #include "clocksync.h"
+#include "die.h"
 #include "roles.h"
 #include "watch.h"
 

@@ -6,6 +6,7 @@
 #include "../../common/net.h"
 #include "../../common/util.h"
 #include "../store/store.h"
+#include "die.h"
 
 #include <errno.h>
 #include <poll.h>
