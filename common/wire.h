@@ -137,4 +137,17 @@ struct st_host_info {
 	char iface[24];	      /* that interface */
 };
 
+/* One value a server rank sampled (worker/sampler.h): a rate over the
+ * interval ending at t_ns. */
+struct st_sample {
+	int64_t t_ns;	  /* end of the interval, common timeline (ns) */
+	int32_t rank;	  /* MPI rank that sampled (set by the job) */
+	int32_t pad;
+	char metric[24];  /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, net_rx_mbps,
+			     net_tx_mbps, disk_read_mbps, disk_write_mbps,
+			     disk_read_iops, disk_write_iops, nfsd_cpu_pct */
+	char device[24];  /* interface or disk; "" for host-wide metrics */
+	double value;	  /* percent of all CPUs, or 10^6 bytes/s, or ops/s */
+};
+
 #endif

@@ -6,6 +6,7 @@
 #include "report/analysis.h"
 #include "report/audit.h"
 #include "report/report.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,14 @@
 #ifndef ST_VERSION
 #define ST_VERSION "dev"
 #endif
+
+/* The report a run prints when it ends: the one `stcluster report` prints. */
+static int run_report(struct st_store *s, const char *run_id, FILE *out)
+{
+	struct st_report_opts ro = ST_REPORT_OPTS_INIT;
+	ro.run = run_id;
+	return st_report_print(st_store_db(s), &ro, out);
+}
 
 int main(int argc, char **argv)
 {
@@ -48,5 +57,5 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	return st_cmd_run(argc, argv);
+	return st_cmd_run(argc, argv, run_report);
 }

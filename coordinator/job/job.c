@@ -20,7 +20,6 @@
 #include "../../worker/mount.h"
 #include "../../worker/sampler.h"
 #include "../../worker/worker.h"
-#include "../report/report.h"
 #include "../store/store.h"
 #include "baselines.h"
 #include "clocksync.h"
@@ -77,6 +76,7 @@ struct job {
 	int step;		    /* collective steps so far (the same on every rank) */
 	int *last_step;		    /* rank 0: per rank, the last step it reached */
 	int step_buf[STEP_RING];    /* others: send buffers of those messages */
+	st_run_report_fn *report;   /* rank 0: prints the run's report at its end */
 };
 
 static void usage_short(FILE *out)
@@ -1136,10 +1136,9 @@ static int run_job(struct job *j, int argc, char **argv)
 			j->store_failed = 1;
 		}
 		if (!j->quiet && !j->store_failed) {
-			struct st_report_opts ro = ST_REPORT_OPTS_INIT;
-			ro.run = j->run_id;
 			printf("\n");
-			st_report_print(st_store_db(j->store), &ro, stdout);
+			if (j->report)
+				j->report(j->store, j->run_id, stdout);
 			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
 			       j->cfg.o[ST_OPT_DB].s);
 		}
@@ -1159,7 +1158,7 @@ static int run_job(struct job *j, int argc, char **argv)
 	return rc;
 }
 
-int st_cmd_run(int argc, char **argv)
+int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 {
 	/* a singleton start (no mpirun) skips the slow network probing */
 	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK")) {
@@ -1175,6 +1174,7 @@ int st_cmd_run(int argc, char **argv)
 		st_die("out of memory");
 	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	j->report = report;
 	j->host_comm = MPI_COMM_NULL;
 	MPI_Comm_dup(MPI_COMM_WORLD, &j->progress_comm);
 	MPI_Comm_dup(MPI_COMM_WORLD, &j->step_comm);

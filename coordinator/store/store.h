@@ -17,7 +17,6 @@
 
 #include "../../common/options.h"
 #include "../../common/wire.h"
-#include "../../worker/sampler.h"
 #include "digest.h"
 
 #include <sqlite3.h>
