@@ -15,10 +15,14 @@
 #include "analysis.h"
 
 #include "../../common/options.h"
+#include "../../common/strbuf.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
+#include "../store/output.h"
+#include "../store/runs.h"
 #include "../store/store.h"
 #include "stats.h"
+#include "where.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -30,65 +34,8 @@
 #define ST_MIN_ITER 3  /* iterations a side needs before its noise is known */
 #define MBPS_UNIT "MB/s = 10^6 bytes per second"
 
-/* ---- a growing string, for statements ---- */
-
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	int oom; /* an allocation failed: p holds what fit */
-};
-
-static void sb_put(struct sbuf *b, const char *s)
-{
-	size_t l = strlen(s);
-	if (b->oom)
-		return;
-	if (b->len + l + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap < b->len + l + 1)
-			cap *= 2;
-		char *np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, l + 1);
-	b->len += l;
-}
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	char small[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int l = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (l < 0) {
-		b->oom = 1;
-		return;
-	}
-	if ((size_t)l < sizeof(small)) {
-		sb_put(b, small);
-		return;
-	}
-	char *big = malloc((size_t)l + 1);
-	if (!big) {
-		b->oom = 1;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)l + 1, fmt, ap);
-	va_end(ap);
-	sb_put(b, big);
-	free(big);
-}
-
 /* A query file as a subquery: "(\n<text without the final ;>\n)". */
-static void sb_subquery(struct sbuf *b, const char *text)
+static void sb_subquery(struct st_strbuf *b, const char *text)
 {
 	size_t l = strlen(text);
 	while (l && (isspace((unsigned char)text[l - 1]) || text[l - 1] == ';'))
@@ -98,17 +45,10 @@ static void sb_subquery(struct sbuf *b, const char *text)
 		b->oom = 1;
 		return;
 	}
-	sb_put(b, "(\n");
-	sb_put(b, body);
-	sb_put(b, "\n)");
+	st_strbuf_put(b, "(\n");
+	st_strbuf_put(b, body);
+	st_strbuf_put(b, "\n)");
 	free(body);
-}
-
-static void sb_release(struct sbuf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
 }
 
 /* ---- SQL functions over stats.c ---- */
@@ -238,53 +178,6 @@ int st_analysis_functions(sqlite3 *db, char *err, size_t n)
 
 /* ---- runs, parameters, columns ---- */
 
-int st_run_resolve(sqlite3 *db, const char *want, char *id, size_t n, char *err, size_t errn)
-{
-	long long back = -1;
-	if (strcmp(want, "last") == 0) {
-		back = 0;
-	} else if (strncmp(want, "last~", 5) == 0) {
-		int64_t k;
-		const char *why;
-		if (st_parse_count(want + 5, &k, &why) || k > 1000000) {
-			snprintf(err, errn, "invalid run '%s' (last~N: N runs before the last)", want);
-			return -1;
-		}
-		back = k;
-	} else if (!*want) {
-		snprintf(err, errn, "empty run id");
-		return -1;
-	}
-	sqlite3_stmt *st;
-	/* a prefix by substr, not LIKE: '_' and '%' in the text mean themselves */
-	const char *sql = back >= 0 ? "SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC "
-				      "LIMIT 1 OFFSET ?1"
-				    : "SELECT run_id FROM run WHERE substr(run_id, 1, length(?1)) = ?1 "
-				      "ORDER BY run_id LIMIT 2";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errn, "%s", sqlite3_errmsg(db));
-		return -1;
-	}
-	if (back >= 0)
-		sqlite3_bind_int64(st, 1, back);
-	else
-		sqlite3_bind_text(st, 1, want, -1, SQLITE_TRANSIENT);
-	int found = 0;
-	while (sqlite3_step(st) == SQLITE_ROW)
-		if (found++ == 0)
-			st_copy(id, n, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (found == 0) {
-		snprintf(err, errn, "no run '%s' in the store", want);
-		return -1;
-	}
-	if (found > 1) {
-		snprintf(err, errn, "'%s' matches several runs; give more of the id", want);
-		return -1;
-	}
-	return 0;
-}
-
 /* The named parameters a query file may use; NULL (0 for top) = unset. */
 struct qparams {
 	const char *run, *run_a, *run_b, *phase;
@@ -321,14 +214,14 @@ static int is_column_option(int i)
 static int varying(sqlite3 *db, const char *from, const struct qparams *p, int vary[ST_OPT_COUNT],
 		   const char **sqlerr)
 {
-	struct sbuf b = { 0 };
+	struct st_strbuf b = { 0 };
 	int cols = 0;
-	sb_put(&b, "SELECT ");
+	st_strbuf_put(&b, "SELECT ");
 	for (int i = 0; i < ST_OPT_COUNT; i++)
 		if (is_column_option(i))
-			sb_add(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
+			st_strbuf_addf(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
 			       st_options[i].name);
-	sb_add(&b, " FROM %s", from);
+	st_strbuf_addf(&b, " FROM %s", from);
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 	if (b.oom) {
@@ -354,7 +247,7 @@ static int varying(sqlite3 *db, const char *from, const struct qparams *p, int v
 	rc = any;
 out:
 	sqlite3_finalize(st);
-	sb_release(&b);
+	st_strbuf_release(&b);
 	return rc;
 }
 
@@ -369,45 +262,20 @@ int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n
 }
 
 /* The option columns to show, sizes as text ("4k"), each followed by ", ". */
-static void sb_options(struct sbuf *b, const int vary[ST_OPT_COUNT])
+static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!vary[i])
 			continue;
 		if (st_options[i].type == ST_T_SIZE)
-			sb_add(b, "st_size(\"%s\") AS \"%s\", ", st_options[i].name, st_options[i].name);
+			st_strbuf_addf(b, "st_size(\"%s\") AS \"%s\", ", st_options[i].name, st_options[i].name);
 		else
-			sb_add(b, "\"%s\", ", st_options[i].name);
+			st_strbuf_addf(b, "\"%s\", ", st_options[i].name);
 	}
 }
 
-/* One integer from a statement with one text parameter; 0 on any error. */
-static int64_t query_int(sqlite3 *db, const char *sql, const char *arg)
-{
-	sqlite3_stmt *st;
-	int64_t v = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, arg, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static int run_iterations(sqlite3 *db, const char *run)
-{
-	return (int)query_int(db, "SELECT COALESCE(MAX(iteration), 0) + 1 FROM combo WHERE run_id = ?",
-			      run);
-}
-
-static int run_has_baseline(sqlite3 *db, const char *run)
-{
-	return query_int(db, "SELECT COUNT(*) FROM baseline WHERE run_id = ? AND mbps > 0", run) > 0;
-}
-
 /* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */
-static int run_and_print(sqlite3 *db, const char *cmd, struct sbuf *b, const struct qparams *p,
+static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b, const struct qparams *p,
 			 enum st_format f, const char *note, FILE *out)
 {
 	if (b->oom) {
@@ -426,21 +294,21 @@ static int run_and_print(sqlite3 *db, const char *cmd, struct sbuf *b, const str
 }
 
 /* Rows of b's statement; -1 on error (already reported by the caller's print). */
-static int64_t count_rows(sqlite3 *db, const struct sbuf *b, const struct qparams *p)
+static int64_t count_rows(sqlite3 *db, const struct st_strbuf *b, const struct qparams *p)
 {
-	struct sbuf c = { 0 };
+	struct st_strbuf c = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
-	sb_put(&c, "SELECT COUNT(*) FROM (");
-	sb_put(&c, b->p ? b->p : "SELECT 1");
-	sb_put(&c, ")");
+	st_strbuf_put(&c, "SELECT COUNT(*) FROM (");
+	st_strbuf_put(&c, b->p ? b->p : "SELECT 1");
+	st_strbuf_put(&c, ")");
 	if (!c.oom && sqlite3_prepare_v2(db, c.p, -1, &st, NULL) == SQLITE_OK) {
 		bind_params(st, p);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			v = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
-	sb_release(&c);
+	st_strbuf_release(&c);
 	return v;
 }
 
@@ -461,29 +329,29 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 		fprintf(stderr, "stcluster report: %s\n", sqlerr);
 		return 1;
 	}
-	int iters = run_iterations(db, run), base = run_has_baseline(db, run);
-	struct sbuf b = { 0 };
-	sb_put(&b, "SELECT phase, ");
+	int iters = st_run_iterations(db, run), base = st_run_has_baseline(db, run);
+	struct st_strbuf b = { 0 };
+	st_strbuf_put(&b, "SELECT phase, ");
 	sb_options(&b, vary);
 	if (iters > 1)
-		sb_put(&b, "n AS iters, ");
-	sb_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
+		st_strbuf_put(&b, "n AS iters, ");
+	st_strbuf_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
 	if (iters > 1)
-		sb_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
-	sb_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
+		st_strbuf_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
+	st_strbuf_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
 		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
 	if (base)
-		sb_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
-	sb_put(&b, "verdict FROM ");
+		st_strbuf_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
+	st_strbuf_put(&b, "verdict FROM ");
 	sb_subquery(&b, st_sql_q_top);
-	sb_put(&b, " ORDER BY phase_order, place");
+	st_strbuf_put(&b, " ORDER BY phase_order, place");
 	char note[512], best[64] = "every combination";
 	if (top)
 		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
 	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s", run, best,
 		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT);
 	int rc = run_and_print(db, "report", &b, &p, f, note, out);
-	sb_release(&b);
+	st_strbuf_release(&b);
 	return rc;
 }
 
@@ -686,25 +554,6 @@ static struct st_store *open_store(const char *cmd, const char *path)
 	return s;
 }
 
-/* "a1b2c3d4 (label, 2026-11-30T02:02, 3 iterations)" */
-static void run_title(sqlite3 *db, const char *run, char *buf, size_t n)
-{
-	sqlite3_stmt *st;
-	snprintf(buf, n, "%.8s", run);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT COALESCE(NULLIF(label, ''), 'no label'), substr(started_at, 1, 16), "
-			       "(SELECT COALESCE(MAX(iteration), 0) + 1 FROM combo c WHERE c.run_id = r.run_id) "
-			       "FROM run r WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(buf, n, "%.8s (%s, %s, %d iteration%s)", run, sqlite3_column_text(st, 0),
-			 sqlite3_column_text(st, 1), sqlite3_column_int(st, 2),
-			 sqlite3_column_int(st, 2) == 1 ? "" : "s");
-	sqlite3_finalize(st);
-}
-
 /* ---- compare ---- */
 
 int st_cmd_compare(int argc, char **argv)
@@ -731,14 +580,14 @@ int st_cmd_compare(int argc, char **argv)
 	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a.phase };
 	int vary[ST_OPT_COUNT], rc = 1;
 	const char *sqlerr;
-	struct sbuf b = { 0 };
+	struct st_strbuf b = { 0 };
 	if (varying(db, "combo WHERE run_id IN (:run_a, :run_b)", &p, vary, &sqlerr) < 0) {
 		fprintf(stderr, "stcluster compare: %s\n", sqlerr);
 		goto out;
 	}
-	sb_put(&b, "SELECT phase, ");
+	st_strbuf_put(&b, "SELECT phase, ");
 	sb_options(&b, vary);
-	sb_put(&b, "a_n AS \"A n\", ROUND(a_mbps, 1) AS \"A MB/s\", "
+	st_strbuf_put(&b, "a_n AS \"A n\", ROUND(a_mbps, 1) AS \"A MB/s\", "
 		   "ROUND(st_ci95(a_sd, a_n), 1) AS \"A +-95%\", "
 		   "b_n AS \"B n\", ROUND(b_mbps, 1) AS \"B MB/s\", "
 		   "ROUND(st_ci95(b_sd, b_n), 1) AS \"B +-95%\", "
@@ -747,10 +596,10 @@ int st_cmd_compare(int argc, char **argv)
 		   "st_compare_verdict(a_mbps, a_sd, a_n, a_failed, b_mbps, b_sd, b_n, b_failed) AS verdict "
 		   "FROM ");
 	sb_subquery(&b, st_sql_q_compare);
-	sb_put(&b, " ORDER BY phase_order, matrix_index");
+	st_strbuf_put(&b, " ORDER BY phase_order, matrix_index");
 	char ta[256], tb[256], note[800];
-	run_title(db, ids[0], ta, sizeof(ta));
-	run_title(db, ids[1], tb, sizeof(tb));
+	st_run_title(db, ids[0], ta, sizeof(ta));
+	st_run_title(db, ids[1], tb, sizeof(tb));
 	snprintf(note, sizeof(note),
 		 "A = %s; B = %s; change = B against A; verdict: Welch's t-test at 95 %% "
 		 "(3 iterations in each run needed); %s",
@@ -761,7 +610,7 @@ int st_cmd_compare(int argc, char **argv)
 				"combination of one has the options of one of the other)\n",
 			ids[0], ids[1]);
 out:
-	sb_release(&b);
+	st_strbuf_release(&b);
 	st_store_close(s);
 	return rc;
 }
@@ -785,15 +634,15 @@ int st_cmd_effects(int argc, char **argv)
 		return 2;
 	}
 	struct qparams p = { .run = run, .phase = a.phase };
-	struct sbuf b = { 0 };
-	sb_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
+	struct st_strbuf b = { 0 };
+	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
 		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
 		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
 		   "ROUND(effect_pct, 1) AS \"effect %\" FROM ");
 	sb_subquery(&b, st_sql_q_effects);
-	sb_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
+	st_strbuf_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
 	char title[256], note[900];
-	run_title(db, run, title, sizeof(title));
+	st_run_title(db, run, title, sizeof(title));
 	snprintf(note, sizeof(note),
 		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
 		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
@@ -806,7 +655,7 @@ int st_cmd_effects(int argc, char **argv)
 		fprintf(stderr, "stcluster effects: no option takes two values in run %.8s: "
 				"nothing to compare\n",
 			run);
-	sb_release(&b);
+	st_strbuf_release(&b);
 	st_store_close(s);
 	return rc;
 }
@@ -843,27 +692,27 @@ int st_cmd_history(int argc, char **argv)
 	 * compiled, so the worst a bad or hostile expression can do is fail,
 	 * or read the store, which `query` allows anyway.
 	 */
-	struct sbuf from = { 0 }, b = { 0 };
+	struct st_strbuf from = { 0 }, b = { 0 };
 	sb_subquery(&from, st_sql_q_history);
-	sb_add(&from, " WHERE (%s)", where);
+	st_strbuf_addf(&from, " WHERE (%s)", where);
 	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
 		fprintf(stderr, "stcluster history: %s%s\n", a.where ? "--where: " : "",
 			from.oom ? "out of memory" : sqlerr);
 		goto out;
 	}
 	int wide = a.format == ST_FMT_CSV || a.format == ST_FMT_JSON;
-	sb_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
+	st_strbuf_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
 			: "SELECT replace(substr(started_at, 1, 16), 'T', ' ') AS started, "
 			  "substr(run_id, 1, 8) AS run, ");
-	sb_put(&b, "label, hosts, ranks, phase, ");
+	st_strbuf_put(&b, "label, hosts, ranks, phase, ");
 	sb_options(&b, vary);
-	sb_put(&b, "n, ROUND(mbps, 1) AS \"MB/s\", ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", "
+	st_strbuf_put(&b, "n, ROUND(mbps, 1) AS \"MB/s\", ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", "
 		   "prev_runs AS \"earlier runs\", ROUND(prev_mbps, 1) AS \"earlier MB/s\", "
 		   "ROUND(change_pct, 1) AS \"change %\", "
 		   "st_history_verdict(mbps, sd_mbps, n, prev_runs, prev_mbps, prev_sd, prev_n) AS verdict "
 		   "FROM ");
-	sb_put(&b, from.p);
-	sb_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
+	st_strbuf_put(&b, from.p);
+	st_strbuf_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
 	char note[4300];
 	snprintf(note, sizeof(note),
 		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
@@ -872,164 +721,9 @@ int st_cmd_history(int argc, char **argv)
 		 a.where ? where : "(every configuration)", MBPS_UNIT);
 	rc = run_and_print(db, "history", &b, &p, a.format, note, stdout);
 out:
-	sb_release(&from);
-	sb_release(&b);
+	st_strbuf_release(&from);
+	st_strbuf_release(&b);
 	st_store_close(s);
-	return rc;
-}
-
-/* ---- --where translation ---- */
-
-static int is_ident_start(int c)
-{
-	return isalpha(c) || c == '_';
-}
-
-static int is_word(int c)
-{
-	return isalnum(c) || c == '_' || c == '.';
-}
-
-/* A sweep option by its column name; -1 if none. */
-static int sweep_option(const char *name, size_t len)
-{
-	for (int i = 0; i < ST_OPT_COUNT; i++)
-		if (is_column_option(i) && strlen(st_options[i].name) == len &&
-		    strncasecmp(st_options[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
-/* Write value token tok (len bytes; quoted: tok is inside the quotes) of
- * option id as SQL: a size as bytes, an enum word as a string. */
-static void put_value(struct sbuf *b, int id, const char *tok, size_t len, int quoted)
-{
-	char v[128];
-	if (len < sizeof(v)) {
-		memcpy(v, tok, len);
-		v[len] = '\0';
-		if (st_options[id].type == ST_T_SIZE) {
-			int64_t bytes;
-			const char *why;
-			if (st_parse_size(v, &bytes, &why) == 0) {
-				sb_add(b, "%lld", (long long)bytes);
-				return;
-			}
-		} else if (st_options[id].type == ST_T_ENUM && !quoted) {
-			for (int k = 0; st_options[id].choices[k]; k++)
-				if (strcmp(st_options[id].choices[k], v) == 0) {
-					sb_add(b, "'%s'", v);
-					return;
-				}
-		}
-	}
-	sb_add(b, quoted ? "'%.*s'" : "%.*s", (int)len, tok);
-}
-
-int st_where_translate(const char *in, char *out, size_t n, char *err, size_t errn)
-{
-	/* state: 0 = nothing pending; 1 = after an option's name; 2 = after its
-	 * comparison operator; 3 = after IN; 4 = inside IN's list */
-	int state = 0, opt = -1;
-	struct sbuf b = { 0 };
-	const char *p = in;
-	while (*p) {
-		unsigned char c = (unsigned char)*p;
-		if (isspace(c)) {
-			sb_add(&b, "%c", c);
-			p++;
-			continue;
-		}
-		if (c == '\'') {
-			/* a string literal ('' is a quote inside it) */
-			const char *q = p + 1;
-			while (*q && !(q[0] == '\'' && q[1] != '\''))
-				q += q[0] == '\'' ? 2 : 1;
-			if ((state == 2 || state == 4) && opt >= 0)
-				put_value(&b, opt, p + 1, (size_t)(q - p - 1), 1);
-			else
-				sb_add(&b, "%.*s", (int)(q - p + (*q ? 1 : 0)), p);
-			p = *q ? q + 1 : q;
-			if (state == 2)
-				state = 0;
-			continue;
-		}
-		if (c == '"' || is_ident_start(c)) {
-			const char *s = p, *name = p;
-			size_t len;
-			if (c == '"') {
-				const char *q = strchr(p + 1, '"');
-				if (!q)
-					q = p + strlen(p);
-				name = p + 1;
-				len = (size_t)(q - name);
-				p = *q ? q + 1 : q;
-			} else {
-				while (isalnum((unsigned char)*p) || *p == '_')
-					p++;
-				len = (size_t)(p - s);
-			}
-			int id = sweep_option(name, len);
-			if (c != '"') {
-				/* a bare word: IN / NOT after a name, or a value after an operator */
-				if (state == 1 && len == 2 && strncasecmp(s, "IN", 2) == 0) {
-					sb_add(&b, "%.2s", s);
-					state = 3;
-					continue;
-				}
-				if (state == 1 && len == 3 && strncasecmp(s, "NOT", 3) == 0) {
-					sb_add(&b, "%.3s", s);
-					continue;
-				}
-				if ((state == 2 || state == 4) && opt >= 0) {
-					put_value(&b, opt, s, len, 0);
-					if (state == 2)
-						state = 0;
-					continue;
-				}
-			}
-			sb_add(&b, "%.*s", (int)(p - s), s);
-			state = id >= 0 ? 1 : 0;
-			opt = id >= 0 ? id : opt;
-			continue;
-		}
-		if (isdigit(c) || (c == '.' && isdigit((unsigned char)p[1]))) {
-			const char *s = p;
-			while (is_word((unsigned char)*p))
-				p++;
-			if ((state == 2 || state == 4) && opt >= 0)
-				put_value(&b, opt, s, (size_t)(p - s), 0);
-			else
-				sb_add(&b, "%.*s", (int)(p - s), s);
-			if (state != 4)
-				state = 0;
-			continue;
-		}
-		if (strchr("=<>!", c)) {
-			const char *s = p;
-			while (*p && strchr("=<>!", *p))
-				p++;
-			sb_add(&b, "%.*s", (int)(p - s), s);
-			state = state == 1 ? 2 : 0;
-			continue;
-		}
-		if (c == '(' && state == 3)
-			state = 4;
-		else if (c == ')' && state == 4)
-			state = 0;
-		else if (!(c == ',' && state == 4))
-			state = 0;
-		sb_add(&b, "%c", c);
-		p++;
-	}
-	int rc = 0;
-	if (b.oom || b.len >= n) {
-		snprintf(err, errn, "expression is too long");
-		rc = -1;
-	} else {
-		memcpy(out, b.p ? b.p : "", b.len + 1);
-	}
-	sb_release(&b);
 	return rc;
 }
 

@@ -32,10 +32,6 @@ extern const char st_sql_q_top[], st_sql_q_compare[], st_sql_q_effects[], st_sql
  */
 int st_analysis_functions(sqlite3 *db, char *err, size_t n);
 
-/* The run id for `want`: "last", "last~N" (N runs before the last), an
- * exact id or a unique prefix. 0, or -1 with err ("no run 'x' in the store"). */
-int st_run_resolve(sqlite3 *db, const char *want, char *id, size_t n, char *err, size_t errn);
-
 /* Which sweep options take more than one value in run `run` (a resolved id);
  * with none, block, size and threads. 1 (some vary), 0 (none), or -1 with err. */
 int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n);
@@ -44,16 +40,6 @@ int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n
  * `run` (a resolved id), one row each. 0, or 1 after an SQL error. */
 int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
 		 FILE *out);
-
-/*
- * Rewrite the `name OP VALUE` and `name IN (...)` terms of a --where
- * expression whose name is a sweep option: size literals become bytes
- * (rsize=1m -> rsize=1048576, also quoted '1m'), a bare enum value becomes
- * a string (sync=async -> sync='async'). Quoted strings are copied as they
- * are; everything else passes through. 0, or -1 with err when out is too
- * small.
- */
-int st_where_translate(const char *in, char *out, size_t n, char *err, size_t errn);
 
 /* Subcommands: argv[0] is the subcommand's name. Return the exit status
  * (0; 1 after an SQL error; 2 for bad input). */

@@ -9,6 +9,8 @@
 
 #include "../../common/options.h"
 #include "../../common/util.h"
+#include "../store/output.h"
+#include "../store/runs.h"
 #include "../store/store.h"
 #include "analysis.h"
 #include "report.h"

@@ -18,6 +18,7 @@
 #include "../../common/options.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
+#include "../store/runs.h"
 #include "analysis.h"
 #include "stats.h"
 

@@ -10,6 +10,8 @@
 #include "../../common/options.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
+#include "../store/output.h"
+#include "../store/runs.h"
 #include "../store/store.h"
 #include "analysis.h"
 #include "html.h"
@@ -19,196 +21,8 @@
 
 #define MBPS_NOTE "MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest start)"
 
-/* One printed cell: text of a column value. */
-static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t n)
-{
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL: buf[0] = '\0'; break;
-	case SQLITE_INTEGER: snprintf(buf, n, "%lld", (long long)sqlite3_column_int64(st, i)); break;
-	case SQLITE_FLOAT: snprintf(buf, n, "%.10g", sqlite3_column_double(st, i)); break;
-	default: snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, i)); break;
-	}
-}
-
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-void st_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-struct rows {
-	int ncol, nrow, cap;
-	char **cell;  /* nrow * ncol strings */
-	int *numeric; /* per column: right-align */
-};
-
-static void rows_free(struct rows *r)
-{
-	for (int i = 0; i < r->nrow * r->ncol; i++)
-		free(r->cell[i]);
-	free(r->cell);
-	free(r->numeric);
-}
-
-int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *out)
-{
-	int ncol = sqlite3_column_count(st), rc, first = 1;
-	char buf[4096];
-	struct rows r = { .ncol = ncol };
-	r.numeric = calloc((size_t)(ncol ? ncol : 1), sizeof(int));
-	if (!r.numeric)
-		return -1;
-	if (f == ST_FMT_JSON)
-		fputs("[", out);
-	if (f == ST_FMT_CSV)
-		for (int i = 0; i < ncol; i++) {
-			if (i)
-				fputc(',', out);
-			csv_field(out, sqlite3_column_name(st, i));
-		}
-	if (f == ST_FMT_CSV && ncol)
-		fputc('\n', out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (f == ST_FMT_CSV) {
-			for (int i = 0; i < ncol; i++) {
-				if (i)
-					fputc(',', out);
-				cell_text(st, i, buf, sizeof(buf));
-				csv_field(out, buf);
-			}
-			fputc('\n', out);
-		} else if (f == ST_FMT_JSON) {
-			fputs(first ? "\n  {" : ",\n  {", out);
-			for (int i = 0; i < ncol; i++) {
-				if (i)
-					fputs(", ", out);
-				st_json_string(out, sqlite3_column_name(st, i));
-				fputs(": ", out);
-				int t = sqlite3_column_type(st, i);
-				cell_text(st, i, buf, sizeof(buf));
-				if (t == SQLITE_NULL)
-					fputs("null", out);
-				else if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
-					fputs(buf, out);
-				else
-					st_json_string(out, buf);
-			}
-			fputs("}", out);
-		} else {
-			if (r.nrow == r.cap) {
-				r.cap = r.cap ? 2 * r.cap : 64;
-				char **nc = realloc(r.cell, (size_t)r.cap * (size_t)ncol * sizeof(char *));
-				if (!nc) {
-					rows_free(&r);
-					return -1;
-				}
-				r.cell = nc;
-			}
-			for (int i = 0; i < ncol; i++) {
-				int t = sqlite3_column_type(st, i);
-				if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
-					r.numeric[i] = 1;
-				cell_text(st, i, buf, sizeof(buf));
-				r.cell[r.nrow * ncol + i] = strdup(buf);
-			}
-			r.nrow++;
-		}
-		first = 0;
-	}
-	if (f == ST_FMT_JSON)
-		fputs(first ? "]\n" : "\n]\n", out);
-	if (rc != SQLITE_DONE) {
-		fprintf(stderr, "stcluster: query: %s\n", sqlite3_errmsg(sqlite3_db_handle(st)));
-		rows_free(&r);
-		return -1;
-	}
-	if (f == ST_FMT_TABLE || f == ST_FMT_MARKDOWN) {
-		int *w = calloc((size_t)(ncol ? ncol : 1), sizeof(int));
-		if (!w) {
-			rows_free(&r);
-			return -1;
-		}
-		for (int i = 0; i < ncol; i++) {
-			w[i] = (int)strlen(sqlite3_column_name(st, i));
-			for (int k = 0; k < r.nrow; k++) {
-				int l = (int)strlen(r.cell[k * ncol + i]);
-				if (l > w[i])
-					w[i] = l;
-			}
-		}
-		if (note)
-			fprintf(out, f == ST_FMT_MARKDOWN ? "%s\n\n" : "# %s\n", note);
-		const char *sep = f == ST_FMT_MARKDOWN ? " | " : "  ";
-		if (f == ST_FMT_MARKDOWN)
-			fputs("| ", out);
-		for (int i = 0; i < ncol; i++)
-			fprintf(out, "%s%-*s", i ? sep : "", w[i], sqlite3_column_name(st, i));
-		fputs(f == ST_FMT_MARKDOWN ? " |\n" : "\n", out);
-		if (f == ST_FMT_MARKDOWN) {
-			fputs("|", out);
-			for (int i = 0; i < ncol; i++) {
-				fputc(r.numeric[i] ? ' ' : ':', out);
-				for (int k = 0; k < w[i]; k++)
-					fputc('-', out);
-				fputs(r.numeric[i] ? ":|" : " |", out);
-			}
-			fputc('\n', out);
-		}
-		for (int k = 0; k < r.nrow; k++) {
-			if (f == ST_FMT_MARKDOWN)
-				fputs("| ", out);
-			for (int i = 0; i < ncol; i++) {
-				const char *c = r.cell[k * ncol + i];
-				if (f == ST_FMT_MARKDOWN && strchr(c, '|')) {
-					fputs(i ? sep : "", out);
-					for (; *c; c++)
-						fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, out);
-					continue;
-				}
-				if (r.numeric[i])
-					fprintf(out, "%s%*s", i ? sep : "", w[i], c);
-				else if (i == ncol - 1 && f == ST_FMT_TABLE)
-					fprintf(out, "%s%s", i ? sep : "", c);
-				else
-					fprintf(out, "%s%-*s", i ? sep : "", w[i], c);
-			}
-			fputs(f == ST_FMT_MARKDOWN ? " |\n" : "\n", out);
-		}
-		free(w);
-	}
-	rows_free(&r);
-	return 0;
-}
-
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
- * resolver of every subcommand: analysis.c); 0 or -1 after the message. */
+ * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */
 static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 {
 	char err[ST_ERR_MAX];
@@ -216,34 +30,6 @@ static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 		return 0;
 	fprintf(stderr, "stcluster: --run: %s\n", err);
 	return -1;
-}
-
-/* Whether the run repeated its combinations (--iterations > 1). */
-static int iterated(sqlite3 *db, const char *run)
-{
-	sqlite3_stmt *st;
-	int yes = 0;
-	if (sqlite3_prepare_v2(db, "SELECT MAX(iteration) FROM combo WHERE run_id = ?", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-	}
-	return yes;
-}
-
-/* Whether the run measured baselines (then the report names bottlenecks). */
-static int has_baseline(sqlite3 *db, const char *run)
-{
-	sqlite3_stmt *st;
-	int yes = 0;
-	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM baseline WHERE run_id = ? AND mbps > 0", -1,
-			       &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-	}
-	return yes;
 }
 
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
@@ -310,8 +96,8 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ON k.run_id = c.run_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
-		 cols, iterated(db, run) ? "c.iteration + 1 AS iter, " : "",
-		 has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
+		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
+		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {

@@ -5,10 +5,10 @@
 #ifndef ST_REPORT_H
 #define ST_REPORT_H
 
+#include "../store/output.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
-
-enum st_format { ST_FMT_TABLE, ST_FMT_CSV, ST_FMT_JSON, ST_FMT_MARKDOWN };
 
 struct st_report_opts {
 	const char *db;	   /* store path */
@@ -19,14 +19,6 @@ struct st_report_opts {
 	const char *html;  /* write the HTML report to this file ("-": stdout), or NULL */
 };
 #define ST_REPORT_OPTS_INIT { "./stcluster.db", "last", NULL, 0, ST_FMT_TABLE, NULL }
-
-/* Print every row of a prepared statement in a format; 0, or -1 with the
- * SQLite error printed to stderr. `note` is printed above a table
- * (table and markdown formats only). */
-int st_print_rows(sqlite3_stmt *st, enum st_format f, const char *note, FILE *out);
-
-/* s as a JSON string, quoted and escaped. */
-void st_json_string(FILE *out, const char *s);
 
 /* The report of one run. 0, 1 (no such run / SQL error). */
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out);

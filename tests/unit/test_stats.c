@@ -2,6 +2,7 @@
  * textbook tables, Welch's test against worked examples. */
 #include "../../coordinator/report/analysis.h"
 #include "../../coordinator/report/stats.h"
+#include "../../coordinator/report/where.h"
 #include "unit.h"
 
 #include <math.h>
