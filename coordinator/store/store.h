@@ -9,7 +9,7 @@
  * read-write open.
  *
  * Every run carries SHA-256 hashes of its configuration and of its result
- * rows (store.c lists what each covers), each written in the transaction
+ * rows (store/hash.c lists what each covers), each written in the transaction
  * that writes the rows it covers; st_store_audit recomputes them.
  */
 #ifndef ST_STORE_H
