@@ -9,6 +9,7 @@
 #include "die.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -338,6 +339,17 @@ void st_watch_stop(struct st_watch *w)
 		if (write(w->efd, &one, sizeof(one)) != sizeof(one))
 			st_die("cannot stop the watch thread: %s", strerror(errno));
 		pthread_join(w->thread, NULL);
+	}
+	/* a lifeline the thread never took (it ran late: a short run on a busy
+	 * host) is still in the accept queue; closing lfd would reset it, and
+	 * its rank would take that for rank 0's death */
+	if (w->lfd >= 0)
+		fcntl(w->lfd, F_SETFL, fcntl(w->lfd, F_GETFL) | O_NONBLOCK);
+	for (int fd; w->lfd >= 0 && (fd = accept4(w->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;) {
+		if (send(fd, "b", 1, MSG_NOSIGNAL) != 1)
+			fprintf(stderr, "stcluster: rank 0: no goodbye to a lifeline: %s\n",
+				strerror(errno));
+		close(fd);
 	}
 	/* goodbye: the ranks know the job ends in order, not that rank 0 died */
 	for (int r = 0; w->fds && r < w->size; r++)
