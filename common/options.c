@@ -604,15 +604,6 @@ unsigned st_config_phases(const struct st_config *cfg)
 void st_config_help(FILE *out)
 {
 	fprintf(out,
-		"usage: mpirun [-np N | -hostfile FILE] stcluster [OPTIONS]   run a sweep\n"
-		"       stcluster report [--run ID|last] [--phase P] [--top N] [--html FILE] [--format F]\n"
-		"       stcluster runs [--format F]\n"
-		"       stcluster query \"SELECT ...\" [--format table|csv|json|markdown]\n"
-		"       stcluster compare RUN_A RUN_B [--phase P] [--format F]\n"
-		"       stcluster effects [--run ID|last] [--phase P] [--format F]\n"
-		"       stcluster history [--where EXPR] [--phase P] [--format F]\n"
-		"       stcluster audit RUN [--format table|json]   (were the stored results altered?)\n"
-		"       stcluster --help | --version        (man stcluster: every subcommand in full)\n\n"
 		"Options marked [list] take a comma list (4k,64k,1m); every list of a\n"
 		"sweep option is a dimension of the matrix, which is their cartesian product.\n"
 		"Sizes are binary (k = 1024). With no options, ./stcluster.conf is read.\n\n");

@@ -197,7 +197,7 @@ void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *
 /* Bitmask of phases (1u << ST_PHASE_*). */
 unsigned st_config_phases(const struct st_config *cfg);
 
-/* The full --help text. */
+/* --help's text of the options (main.c prints the usage lines above it). */
 void st_config_help(FILE *out);
 
 /* The configuration as plan text (every option that has a value), which

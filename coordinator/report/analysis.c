@@ -15,6 +15,7 @@
 #include "analysis.h"
 
 #include "../../common/options.h"
+#include "../cli.h"
 #include "../../common/strbuf.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
@@ -22,6 +23,7 @@
 #include "../store/runs.h"
 #include "../store/store.h"
 #include "stats.h"
+#include "subcmd.h"
 #include "where.h"
 
 #include <ctype.h>
@@ -355,199 +357,17 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 	return rc;
 }
 
-/* ---- argument parsing shared by compare, effects and history ---- */
-
-struct an_args {
-	const char *db, *run, *phase, *where;
-	const char *pos[2];
-	int npos;
-	enum st_format format;
-};
-
-static int parse_format(const char *cmd, const char *s, enum st_format *f)
-{
-	static const char *const names[] = { "table", "csv", "json", "markdown" };
-	for (int i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum st_format)i;
-			return 0;
-		}
-	fprintf(stderr,
-		"stcluster %s: --format: unknown value '%s' (one of: table, csv, json, markdown)\n",
-		cmd, s);
-	return -1;
-}
-
-/* The subcommands, for usage lines and the man page. */
-struct st_subcmd {
-	const char *name, *synopsis, *text;
-};
-
-static const struct st_subcmd subcmds[] = {
-	{ "report", "[--run ID|last] [--phase P] [--top N] [--html FILE] [--format F] [--db PATH]",
-	  "One run (default: the last), one row per combination and phase: every option that "
-	  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
-	  "latency percentiles, errors, and the bottleneck verdict when the run measured "
-	  "baselines. With --top N: the N best combinations of each phase, one row each "
-	  "(iterations averaged, with their 95 % interval): options, bytes, time, aggregate "
-	  "MB/s, slowest and fastest client, verdict (sql/queries/top.sql). With --html FILE: "
-	  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
-	  "combination and phase with the per-client spread, main effects, the interaction of "
-	  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
-	  "hosts and the command line); FILE - is standard output." },
-	{ "runs", "[--format F] [--db PATH]",
-	  "Every run stored: id, start, label, hosts, ranks, combinations stored of planned, "
-	  "failed combinations, status." },
-	{ "query", "\"SQL\" [--format F] [--db PATH]",
-	  "Any SQL over every run stored; the store is opened read-only. The tables and views "
-	  "are described in sql/README.md." },
-	{ "compare", "RUN_A RUN_B [--phase P] [--format F] [--db PATH]",
-	  "The combinations both runs ran (the same value of every sweep option), side by side "
-	  "per phase: iterations, mean aggregate MB/s and its 95 % confidence interval in each, "
-	  "the change of B against A in %, the p-value of Welch's t-test and a verdict: better "
-	  "or worse only when the difference is larger than the noise (p < 0.05, which needs "
-	  "--iterations 3 or more in both runs), else within noise, or too few iterations. "
-	  "A run is an id, a unique prefix of one, last, or last~N (N runs before the last) "
-	  "(sql/queries/compare.sql)." },
-	{ "effects", "[--run ID|last] [--phase P] [--format F] [--db PATH]",
-	  "Which option matters and which pairs interact, per phase: for every option that "
-	  "varies in the run, the mean aggregate MB/s at each level with its spread (sd, min, "
-	  "max) and the effect (largest minus smallest level mean); for every pair of such "
-	  "options, the cell means and the interaction effect (the largest minus the smallest "
-	  "departure of a cell from what the two main effects predict). Sorted by effect, "
-	  "largest first (sql/queries/effects.sql)." },
-	{ "history", "[--where EXPR] [--phase P] [--format F] [--db PATH]",
-	  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
-	  "configurations EXPR selects, beside the earlier runs of the same configuration on "
-	  "the same hosts, with a verdict: regression or improvement when the difference is "
-	  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
-	  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
-	  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "
-	  "written with units, enum values without quotes (sql/queries/history.sql)." },
-	{ "audit", "RUN [--format table|json] [--db PATH]",
-	  "Whether the stored results of a run were altered since the run wrote them. Every run "
-	  "stores SHA-256 hashes of its rows, each written in the transaction that writes the "
-	  "rows: of its configuration (the run row but its status and finish time, and its "
-	  "hosts), of its baselines, of each combination (its rows in every result table) and "
-	  "of the whole result (the status and finish time, the baselines' hash and every "
-	  "combination's hash in order). audit recomputes each from the rows and prints one "
-	  "line per hash: ok, or ALTERED, naming each altered combination by its seq (0-based, "
-	  "as combo.seq). Exit status 0 when every hash matches, 1 when something was altered. "
-	  "A run written by an older stcluster has no hashes, and is said to have none. The "
-	  "hashes find changes, not a forger: who can write the store can write new hashes "
-	  "too. RUN is an id, a unique prefix of one, last, or last~N. Only --format table "
-	  "(default) and json." },
-};
-
-static const struct st_subcmd *subcmd(const char *name)
-{
-	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++)
-		if (strcmp(subcmds[i].name, name) == 0)
-			return &subcmds[i];
-	return NULL;
-}
-
-static void usage(FILE *out, const char *cmd)
-{
-	const struct st_subcmd *s = subcmd(cmd);
-	if (s)
-		fprintf(out, "usage: stcluster %s %s\n", s->name, s->synopsis);
-}
-
-void st_subcmd_help(FILE *out, const char *cmd)
-{
-	const struct st_subcmd *s = subcmd(cmd);
-	usage(out, cmd);
-	if (s)
-		fprintf(out, "\n%s\n", s->text);
-}
-
-/* Options: `allowed` lists the names this command takes ("db,format,run").
- * 0; 1 after --help was printed; -1 after an error was printed. */
-static int an_parse(int argc, char **argv, const char *allowed, int maxpos, struct an_args *a)
-{
-	const char *cmd = argv[0];
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			usage(stdout, cmd);
-			const struct st_subcmd *s = subcmd(cmd);
-			if (s)
-				printf("\n%s\n", s->text);
-			return 1;
-		}
-		if (strncmp(arg, "--", 2) != 0) {
-			if (a->npos == maxpos) {
-				fprintf(stderr, "stcluster %s: unexpected argument '%s'\n", cmd, arg);
-				return -1;
-			}
-			a->pos[a->npos++] = arg;
-			continue;
-		}
-		const char *eq = strchr(arg, '=');
-		size_t l = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-		char name[32];
-		int ok = l > 0 && l < sizeof(name);
-		if (ok) {
-			memcpy(name, arg + 2, l);
-			name[l] = '\0';
-			/* allowed is a comma list: match a whole element */
-			const char *hit = strstr(allowed, name);
-			ok = hit && (hit == allowed || hit[-1] == ',') &&
-			     (hit[l] == ',' || hit[l] == '\0');
-		}
-		if (!ok) {
-			fprintf(stderr, "stcluster %s: unknown option '%.*s'\n", cmd,
-				(int)(eq ? (size_t)(eq - arg) : strlen(arg)), arg);
-			usage(stderr, cmd);
-			return -1;
-		}
-		const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-		if (!v) {
-			fprintf(stderr, "stcluster %s: --%s: missing value\n", cmd, name);
-			return -1;
-		}
-		if (strcmp(name, "db") == 0) {
-			a->db = v;
-		} else if (strcmp(name, "format") == 0) {
-			if (parse_format(cmd, v, &a->format))
-				return -1;
-		} else if (strcmp(name, "run") == 0) {
-			a->run = v;
-		} else if (strcmp(name, "where") == 0) {
-			a->where = v;
-		} else if (strcmp(name, "phase") == 0) {
-			int known = 0;
-			for (int p = 0; p < ST_PHASE_COUNT; p++)
-				known |= strcmp(v, st_phase_names[p]) == 0;
-			if (!known) {
-				fprintf(stderr,
-					"stcluster %s: --phase: unknown phase '%s' (one of: write, rewrite, "
-					"read, reread, randread, randwrite)\n",
-					cmd, v);
-				return -1;
-			}
-			a->phase = v;
-		}
-	}
-	return 0;
-}
+/* ---- the subcommands ---- */
 
 /* The store, read-only, with the analysis functions; NULL after a message. */
-static struct st_store *open_store(const char *cmd, const char *path)
+static struct st_store *open_store(const struct st_subargs *a)
 {
 	char err[ST_ERR_MAX];
-	if (st_store_check_path(path, 0, err, sizeof(err))) {
-		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+	struct st_store *s = st_subcmd_store(a);
+	if (!s)
 		return NULL;
-	}
-	struct st_store *s = st_store_open(path, 1, err, sizeof(err));
-	if (!s) {
-		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
-		return NULL;
-	}
 	if (st_analysis_functions(st_store_db(s), err, sizeof(err))) {
-		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+		fprintf(stderr, "stcluster %s: %s\n", a->cmd, err);
 		st_store_close(s);
 		return NULL;
 	}
@@ -556,28 +376,24 @@ static struct st_store *open_store(const char *cmd, const char *path)
 
 /* ---- compare ---- */
 
-int st_cmd_compare(int argc, char **argv)
+int st_cmd_compare(const struct st_subargs *a)
 {
-	struct an_args a = { .db = "./stcluster.db", .format = ST_FMT_TABLE };
-	int parsed = an_parse(argc, argv, "db,format,phase", 2, &a);
-	if (parsed)
-		return parsed > 0 ? 0 : 2;
-	if (a.npos != 2) {
+	if (a->npos != 2) {
 		fprintf(stderr, "stcluster compare: needs two runs (stcluster compare RUN_A RUN_B)\n");
 		return 2;
 	}
-	struct st_store *s = open_store("compare", a.db);
+	struct st_store *s = open_store(a);
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
 	char ids[2][64], err[ST_ERR_MAX];
 	for (int i = 0; i < 2; i++)
-		if (st_run_resolve(db, a.pos[i], ids[i], sizeof(ids[i]), err, sizeof(err))) {
+		if (st_run_resolve(db, a->pos[i], ids[i], sizeof(ids[i]), err, sizeof(err))) {
 			fprintf(stderr, "stcluster compare: %s: %s\n", i ? "RUN_B" : "RUN_A", err);
 			st_store_close(s);
 			return 2;
 		}
-	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a.phase };
+	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a->phase };
 	int vary[ST_OPT_COUNT], rc = 1;
 	const char *sqlerr;
 	struct st_strbuf b = { 0 };
@@ -604,7 +420,7 @@ int st_cmd_compare(int argc, char **argv)
 		 "A = %s; B = %s; change = B against A; verdict: Welch's t-test at 95 %% "
 		 "(3 iterations in each run needed); %s",
 		 ta, tb, MBPS_UNIT);
-	rc = run_and_print(db, "compare", &b, &p, a.format, note, stdout);
+	rc = run_and_print(db, "compare", &b, &p, a->format, note, stdout);
 	if (rc == 0 && count_rows(db, &b, &p) == 0)
 		fprintf(stderr, "stcluster compare: runs %.8s and %.8s share no combination (no "
 				"combination of one has the options of one of the other)\n",
@@ -617,23 +433,19 @@ out:
 
 /* ---- effects ---- */
 
-int st_cmd_effects(int argc, char **argv)
+int st_cmd_effects(const struct st_subargs *a)
 {
-	struct an_args a = { .db = "./stcluster.db", .run = "last", .format = ST_FMT_TABLE };
-	int parsed = an_parse(argc, argv, "db,format,run,phase", 0, &a);
-	if (parsed)
-		return parsed > 0 ? 0 : 2;
-	struct st_store *s = open_store("effects", a.db);
+	struct st_store *s = open_store(a);
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
 	char run[64], err[ST_ERR_MAX];
-	if (st_run_resolve(db, a.run, run, sizeof(run), err, sizeof(err))) {
+	if (st_run_resolve(db, a->run, run, sizeof(run), err, sizeof(err))) {
 		fprintf(stderr, "stcluster effects: --run: %s\n", err);
 		st_store_close(s);
 		return 2;
 	}
-	struct qparams p = { .run = run, .phase = a.phase };
+	struct qparams p = { .run = run, .phase = a->phase };
 	struct st_strbuf b = { 0 };
 	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
 		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
@@ -649,7 +461,7 @@ int st_cmd_effects(int argc, char **argv)
 		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
 		 "%s",
 		 title, MBPS_UNIT);
-	int rc = run_and_print(db, "effects", &b, &p, a.format, note, stdout);
+	int rc = run_and_print(db, "effects", &b, &p, a->format, note, stdout);
 	int vary[ST_OPT_COUNT];
 	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)
 		fprintf(stderr, "stcluster effects: no option takes two values in run %.8s: "
@@ -662,26 +474,22 @@ int st_cmd_effects(int argc, char **argv)
 
 /* ---- history ---- */
 
-int st_cmd_history(int argc, char **argv)
+int st_cmd_history(const struct st_subargs *a)
 {
-	struct an_args a = { .db = "./stcluster.db", .format = ST_FMT_TABLE };
-	int parsed = an_parse(argc, argv, "db,format,where,phase", 0, &a);
-	if (parsed)
-		return parsed > 0 ? 0 : 2;
 	char where[4096] = "1", err[ST_ERR_MAX];
-	if (a.where && !a.where[strspn(a.where, " \t\n")]) {
+	if (a->where && !a->where[strspn(a->where, " \t\n")]) {
 		fprintf(stderr, "stcluster history: --where: empty expression\n");
 		return 2;
 	}
-	if (a.where && st_where_translate(a.where, where, sizeof(where), err, sizeof(err))) {
+	if (a->where && st_where_translate(a->where, where, sizeof(where), err, sizeof(err))) {
 		fprintf(stderr, "stcluster history: --where: %s\n", err);
 		return 2;
 	}
-	struct st_store *s = open_store("history", a.db);
+	struct st_store *s = open_store(a);
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
-	struct qparams p = { .phase = a.phase };
+	struct qparams p = { .phase = a->phase };
 	int vary[ST_OPT_COUNT], rc = 2;
 	const char *sqlerr;
 	/*
@@ -696,11 +504,11 @@ int st_cmd_history(int argc, char **argv)
 	sb_subquery(&from, st_sql_q_history);
 	st_strbuf_addf(&from, " WHERE (%s)", where);
 	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
-		fprintf(stderr, "stcluster history: %s%s\n", a.where ? "--where: " : "",
+		fprintf(stderr, "stcluster history: %s%s\n", a->where ? "--where: " : "",
 			from.oom ? "out of memory" : sqlerr);
 		goto out;
 	}
-	int wide = a.format == ST_FMT_CSV || a.format == ST_FMT_JSON;
+	int wide = a->format == ST_FMT_CSV || a->format == ST_FMT_JSON;
 	st_strbuf_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
 			: "SELECT replace(substr(started_at, 1, 16), 'T', ' ') AS started, "
 			  "substr(run_id, 1, 8) AS run, ");
@@ -718,8 +526,8 @@ int st_cmd_history(int argc, char **argv)
 		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
 		 "iterations pooled; regression/improvement: Welch's t-test at 95 %% (or the 95 %% "
 		 "prediction interval with fewer than 3 iterations); %s",
-		 a.where ? where : "(every configuration)", MBPS_UNIT);
-	rc = run_and_print(db, "history", &b, &p, a.format, note, stdout);
+		 a->where ? where : "(every configuration)", MBPS_UNIT);
+	rc = run_and_print(db, "history", &b, &p, a->format, note, stdout);
 out:
 	st_strbuf_release(&from);
 	st_strbuf_release(&b);
@@ -813,7 +621,7 @@ static void man_option(FILE *out, const struct st_opt_def *d)
 	}
 }
 
-void st_man_page(FILE *out, const char *version)
+void st_man_page(FILE *out, const char *version, const struct st_subcmd *subcmds, size_t ncmds)
 {
 	fputs(".\\\" stcluster(1): generated by `stcluster --help-man` from the options table;\n"
 	      ".\\\" edit common/options.c and coordinator/report/analysis.c, not this file.\n",
@@ -827,7 +635,7 @@ void st_man_page(FILE *out, const char *version)
 	fputs(".SH SYNOPSIS\n.B mpirun\n[\\fB\\-np\\fR \\fIN\\fR | \\fB\\-hostfile\\fR \\fIFILE\\fR] "
 	      "\\fBstcluster\\fR [\\fIOPTIONS\\fR]\n",
 	      out);
-	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++) {
+	for (size_t i = 0; i < ncmds; i++) {
 		fputs(".br\n.B stcluster ", out);
 		roff(out, subcmds[i].name);
 		fputc('\n', out);
@@ -856,13 +664,13 @@ void st_man_page(FILE *out, const char *version)
 	      "json or markdown (audit: table or json). \\fB\\-\\-phase\\fR is one of write, rewrite, read, reread, "
 	      "randread, randwrite.\n",
 	      out);
-	for (size_t i = 0; i < ST_ARRAY_LEN(subcmds); i++) {
+	for (size_t i = 0; i < ncmds; i++) {
 		fputs(".TP\n\\fBstcluster ", out);
 		roff(out, subcmds[i].name);
 		fputs("\\fR ", out);
 		roff(out, subcmds[i].synopsis);
 		fputc('\n', out);
-		roff(out, subcmds[i].text);
+		roff(out, subcmds[i].help);
 		fputc('\n', out);
 	}
 	static const struct {

@@ -41,17 +41,9 @@ int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n
 int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
 		 FILE *out);
 
-/* Subcommands: argv[0] is the subcommand's name. Return the exit status
- * (0; 1 after an SQL error; 2 for bad input). */
-int st_cmd_compare(int argc, char **argv);
-int st_cmd_effects(int argc, char **argv);
-int st_cmd_history(int argc, char **argv);
-
-/* "usage: stcluster NAME SYNOPSIS", a blank line and the subcommand's text
- * from the subcommand table (the man page's). */
-void st_subcmd_help(FILE *out, const char *name);
+struct st_subcmd;
 
 /* stcluster(1) in roff, from the options table and the subcommand table. */
-void st_man_page(FILE *out, const char *version);
+void st_man_page(FILE *out, const char *version, const struct st_subcmd *subcmds, size_t ncmds);
 
 #endif

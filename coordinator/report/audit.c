@@ -1,79 +1,20 @@
 /*
  * audit.c - `stcluster audit RUN`: were the stored results of a run
- * altered? The hashes and what they cover are the store's (store.c); this
- * file parses, prints and chooses the exit status: 0 every hash matches
+ * altered? The hashes and what they cover are the store's (store/hash.c);
+ * this file prints and chooses the exit status: 0 every hash matches
  * (or the run has none), 1 something was altered (or could not be read),
  * 2 bad input. The store is opened read-only and left unchanged.
  */
-#include "audit.h"
+#include "subcmd.h"
 
 #include "../../common/options.h"
 #include "../../common/util.h"
 #include "../store/output.h"
 #include "../store/runs.h"
 #include "../store/store.h"
-#include "analysis.h"
-#include "report.h"
 
 #include <stdio.h>
 #include <string.h>
-
-enum audit_format { AUDIT_TABLE, AUDIT_JSON };
-
-struct audit_args {
-	const char *db, *run;
-	enum audit_format format;
-};
-
-/* 0; 1 after --help; -1 after the one line naming what is wrong. */
-static int parse(int argc, char **argv, struct audit_args *a)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-			st_subcmd_help(stdout, "audit");
-			return 1;
-		}
-		if (strncmp(arg, "--", 2) != 0) {
-			if (a->run) {
-				fprintf(stderr, "stcluster audit: unexpected argument '%s'\n", arg);
-				return -1;
-			}
-			a->run = arg;
-			continue;
-		}
-		const char *eq = strchr(arg, '=');
-		size_t l = eq ? (size_t)(eq - arg) : strlen(arg);
-		int is_db = l == 4 && strncmp(arg, "--db", 4) == 0;
-		int is_format = l == 8 && strncmp(arg, "--format", 8) == 0;
-		if (!is_db && !is_format) {
-			fprintf(stderr, "stcluster audit: unknown option '%.*s'\n", (int)l, arg);
-			return -1;
-		}
-		const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-		if (!v) {
-			fprintf(stderr, "stcluster audit: %.*s: missing value\n", (int)l, arg);
-			return -1;
-		}
-		if (is_db) {
-			a->db = v;
-		} else if (strcmp(v, "table") == 0) {
-			a->format = AUDIT_TABLE;
-		} else if (strcmp(v, "json") == 0) {
-			a->format = AUDIT_JSON;
-		} else {
-			fprintf(stderr,
-				"stcluster audit: --format: unknown value '%s' (one of: table, json)\n",
-				v);
-			return -1;
-		}
-	}
-	if (!a->run) {
-		fprintf(stderr, "stcluster audit: needs a run (stcluster audit RUN)\n");
-		return -1;
-	}
-	return 0;
-}
 
 static const char *state_name(enum st_audit_state s)
 {
@@ -181,23 +122,17 @@ static void print_json(const struct st_audit *a, const char *run, const char *db
 	fputs(a->n ? "\n ]}\n" : "]}\n", stdout);
 }
 
-int st_cmd_audit(int argc, char **argv)
+int st_cmd_audit(const struct st_subargs *a)
 {
-	struct audit_args a = { .db = "./stcluster.db", .format = AUDIT_TABLE };
-	int parsed = parse(argc, argv, &a);
-	if (parsed)
-		return parsed > 0 ? 0 : 2;
+	if (!a->npos) {
+		fprintf(stderr, "stcluster audit: needs a run (stcluster audit RUN)\n");
+		return 2;
+	}
 	char err[ST_ERR_MAX], run[64];
-	if (st_store_check_path(a.db, 0, err, sizeof(err))) {
-		fprintf(stderr, "stcluster audit: %s\n", err);
+	struct st_store *s = st_subcmd_store(a);
+	if (!s)
 		return 2;
-	}
-	struct st_store *s = st_store_open(a.db, 1, err, sizeof(err));
-	if (!s) {
-		fprintf(stderr, "stcluster audit: %s\n", err);
-		return 2;
-	}
-	if (st_run_resolve(st_store_db(s), a.run, run, sizeof(run), err, sizeof(err))) {
+	if (st_run_resolve(st_store_db(s), a->pos[0], run, sizeof(run), err, sizeof(err))) {
 		fprintf(stderr, "stcluster audit: %s\n", err);
 		st_store_close(s);
 		return 2;
@@ -209,10 +144,10 @@ int st_cmd_audit(int argc, char **argv)
 		st_store_close(s);
 		return 1;
 	}
-	if (a.format == AUDIT_JSON)
-		print_json(&au, run, a.db);
+	if (a->format == ST_FMT_JSON)
+		print_json(&au, run, a->db);
 	else
-		print_table(&au, run, a.db);
+		print_table(&au, run, a->db);
 	int rc = au.altered ? 1 : 0;
 	st_audit_free(&au);
 	st_store_close(s);

@@ -15,6 +15,7 @@
 #include "../store/store.h"
 #include "analysis.h"
 #include "html.h"
+#include "subcmd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,117 +117,11 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 	return rc ? 1 : 0;
 }
 
-static int parse_format(const char *s, enum st_format *f)
+int st_cmd_report(const struct st_subargs *a)
 {
-	static const char *const names[] = { "table", "csv", "json", "markdown" };
-	for (int i = 0; i < 4; i++)
-		if (strcmp(s, names[i]) == 0) {
-			*f = (enum st_format)i;
-			return 0;
-		}
-	fprintf(stderr, "stcluster: --format: unknown value '%s' (one of: table, csv, json, markdown)\n",
-		s);
-	return -1;
-}
-
-/* Common option loop of the subcommands. Positional args go to *pos. */
-static int sub_args(int argc, char **argv, struct st_report_opts *o, const char **pos,
-		    int allow_run)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		char name[32] = "";
-		if (strncmp(a, "--", 2) == 0) {
-			static const char *const known[] = { "--db", "--format", "--run", "--phase",
-							     "--top", "--html" };
-			const char *eq = strchr(a, '=');
-			size_t l = eq ? (size_t)(eq - a) : strlen(a);
-			int ok = 0;
-			for (int k = 0; k < (allow_run ? 6 : 2); k++)
-				ok |= strlen(known[k]) == l && strncmp(known[k], a, l) == 0;
-			if (!ok || l >= sizeof(name)) {
-				fprintf(stderr, "stcluster %s: unknown option '%.*s'\n", argv[0], (int)l, a);
-				return -1;
-			}
-			memcpy(name, a, l);
-			name[l] = '\0';
-			if (eq)
-				v = eq + 1;
-			else if (i + 1 < argc)
-				v = argv[++i];
-			else {
-				fprintf(stderr, "stcluster %s: %s: missing value\n", argv[0], name);
-				return -1;
-			}
-		} else if (pos && !*pos) {
-			*pos = a;
-			continue;
-		} else {
-			fprintf(stderr, "stcluster %s: unexpected argument '%s'\n", argv[0], a);
-			return -1;
-		}
-		if (strcmp(name, "--db") == 0)
-			o->db = v;
-		else if (strcmp(name, "--format") == 0) {
-			if (parse_format(v, &o->format))
-				return -1;
-		} else if (allow_run && strcmp(name, "--run") == 0)
-			o->run = v;
-		else if (allow_run && strcmp(name, "--phase") == 0) {
-			int ok = 0;
-			for (int p = 0; p < ST_PHASE_COUNT; p++)
-				ok |= strcmp(v, st_phase_names[p]) == 0;
-			if (!ok) {
-				fprintf(stderr,
-					"stcluster %s: --phase: unknown phase '%s' (one of: write, rewrite, "
-					"read, reread, randread, randwrite)\n",
-					argv[0], v);
-				return -1;
-			}
-			o->phase = v;
-		} else if (allow_run && strcmp(name, "--top") == 0) {
-			int64_t n;
-			const char *why;
-			if (st_parse_count(v, &n, &why) || n < 1 || n > 1000000) {
-				fprintf(stderr, "stcluster %s: --top: invalid count '%s'\n", argv[0], v);
-				return -1;
-			}
-			o->top = (int)n;
-		} else if (allow_run && strcmp(name, "--html") == 0) {
-			if (!*v) {
-				fprintf(stderr, "stcluster %s: --html: empty file name\n", argv[0]);
-				return -1;
-			}
-			o->html = v;
-		} else {
-			fprintf(stderr, "stcluster %s: unknown option '%s'\n", argv[0], name);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static struct st_store *open_ro(const char *path)
-{
-	char err[ST_ERR_MAX];
-	if (st_store_check_path(path, 0, err, sizeof(err))) {
-		fprintf(stderr, "stcluster: %s\n", err);
-		return NULL;
-	}
-	struct st_store *s = st_store_open(path, 1, err, sizeof(err));
-	if (!s) {
-		fprintf(stderr, "stcluster: %s\n", err);
-		return NULL;
-	}
-	return s;
-}
-
-int st_cmd_report(int argc, char **argv)
-{
-	struct st_report_opts o = ST_REPORT_OPTS_INIT;
-	if (sub_args(argc, argv, &o, NULL, 1))
-		return 2;
-	struct st_store *s = open_ro(o.db);
+	struct st_report_opts o = { .db = a->db, .run = a->run, .phase = a->phase, .top = a->top,
+				    .format = a->format, .html = a->html };
+	struct st_store *s = st_subcmd_store(a);
 	if (!s)
 		return 2;
 	int rc = o.html ? st_html_report_file(st_store_db(s), o.run, o.html)
@@ -235,12 +130,9 @@ int st_cmd_report(int argc, char **argv)
 	return rc;
 }
 
-int st_cmd_runs(int argc, char **argv)
+int st_cmd_runs(const struct st_subargs *a)
 {
-	struct st_report_opts o = ST_REPORT_OPTS_INIT;
-	if (sub_args(argc, argv, &o, NULL, 0))
-		return 2;
-	struct st_store *s = open_ro(o.db);
+	struct st_store *s = st_subcmd_store(a);
 	if (!s)
 		return 2;
 	sqlite3_stmt *st;
@@ -262,7 +154,7 @@ int st_cmd_runs(int argc, char **argv)
 		 "combos_failed AS failed, status%s FROM run_summary ORDER BY started_at, rowid",
 		 has_note ? ", note" : "");
 	if (sqlite3_prepare_v2(st_store_db(s), sql, -1, &st, NULL) == SQLITE_OK) {
-		rc = st_print_rows(st, o.format, NULL, stdout) ? 1 : 0;
+		rc = st_print_rows(st, a->format, NULL, stdout) ? 1 : 0;
 		sqlite3_finalize(st);
 	} else {
 		fprintf(stderr, "stcluster: runs: %s\n", sqlite3_errmsg(st_store_db(s)));
@@ -271,17 +163,14 @@ int st_cmd_runs(int argc, char **argv)
 	return rc;
 }
 
-int st_cmd_query(int argc, char **argv)
+int st_cmd_query(const struct st_subargs *a)
 {
-	struct st_report_opts o = ST_REPORT_OPTS_INIT;
-	const char *sql = NULL;
-	if (sub_args(argc, argv, &o, &sql, 0))
-		return 2;
+	const char *sql = a->npos ? a->pos[0] : NULL;
 	if (!sql || !*sql) {
 		fprintf(stderr, "stcluster query: missing SQL (stcluster query \"SELECT ...\")\n");
 		return 2;
 	}
-	struct st_store *s = open_ro(o.db);
+	struct st_store *s = st_subcmd_store(a);
 	if (!s)
 		return 2;
 	int rc = 0;
@@ -295,7 +184,7 @@ int st_cmd_query(int argc, char **argv)
 		}
 		if (!st)
 			break; /* only whitespace or comments left */
-		if (st_print_rows(st, o.format, NULL, stdout))
+		if (st_print_rows(st, a->format, NULL, stdout))
 			rc = 2;
 		sqlite3_finalize(st);
 		if (rc)

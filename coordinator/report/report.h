@@ -1,6 +1,6 @@
 /*
- * report.h - what the binary prints from the store, without MPI:
- * `report`, `runs` and `query`, each as table, csv, json or markdown.
+ * report.h - the report of one run, as `stcluster report` prints it and a
+ * run prints when it ends; `report`, `runs` and `query` are in subcmd.h.
  */
 #ifndef ST_REPORT_H
 #define ST_REPORT_H
@@ -20,12 +20,7 @@ struct st_report_opts {
 };
 #define ST_REPORT_OPTS_INIT { "./stcluster.db", "last", NULL, 0, ST_FMT_TABLE, NULL }
 
-/* The report of one run. 0, 1 (no such run / SQL error). */
+/* The report of one run: 0; 1 after an SQL error; 2 when there is no such run. */
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out);
-
-/* Subcommands: argv[0] is the subcommand's name. Return the exit status. */
-int st_cmd_report(int argc, char **argv);
-int st_cmd_runs(int argc, char **argv);
-int st_cmd_query(int argc, char **argv);
 
 #endif

@@ -8,6 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const st_format_names[ST_FMT_COUNT] = {
+	[ST_FMT_TABLE] = "table", [ST_FMT_CSV] = "csv", [ST_FMT_JSON] = "json",
+	[ST_FMT_MARKDOWN] = "markdown",
+};
+
+int st_format_find(const char *name)
+{
+	for (int i = 0; i < ST_FMT_COUNT; i++)
+		if (strcmp(st_format_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
 /* One printed cell: text of a column value. */
 static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t n)
 {

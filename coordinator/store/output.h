@@ -8,7 +8,13 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-enum st_format { ST_FMT_TABLE, ST_FMT_CSV, ST_FMT_JSON, ST_FMT_MARKDOWN };
+enum st_format { ST_FMT_TABLE, ST_FMT_CSV, ST_FMT_JSON, ST_FMT_MARKDOWN, ST_FMT_COUNT };
+
+/* "table", "csv", "json", "markdown", indexed by enum st_format. */
+extern const char *const st_format_names[ST_FMT_COUNT];
+
+/* The format of that name, or -1. */
+int st_format_find(const char *name);
 
 /* Print every row of a prepared statement in a format; 0, or -1 with the
  * SQLite error printed to stderr. `note` is printed above a table
