@@ -9,7 +9,7 @@
 #include "../common/options.h"
 #include "cli.h"
 #include "job/job.h"
-#include "report/analysis.h"
+#include "man.h"
 #include "report/report.h"
 #include "report/subcmd.h"
 #include "store/store.h"

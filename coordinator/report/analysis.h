@@ -3,8 +3,7 @@
  * `compare`, `effects`, `history` and `report --top`, each a named query
  * of sql/queries/ (built into the binary, and usable from the sqlite3
  * shell as they are), plus the statistics SQLite lacks, offered to those
- * queries as SQL functions. Also the stcluster(1) man page, written from
- * the options table and the subcommand table here, so neither can drift.
+ * queries as SQL functions.
  *
  * The store is always opened read-only (SQLITE_OPEN_READONLY) here: text
  * a user gives (--where) becomes part of a statement, and the worst it can
@@ -40,10 +39,5 @@ int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n
  * `run` (a resolved id), one row each. 0, or 1 after an SQL error. */
 int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
 		 FILE *out);
-
-struct st_subcmd;
-
-/* stcluster(1) in roff, from the options table and the subcommand table. */
-void st_man_page(FILE *out, const char *version, const struct st_subcmd *subcmds, size_t ncmds);
 
 #endif
