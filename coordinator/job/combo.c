@@ -6,7 +6,8 @@
  * close (clients done; servers sample until then), gather every rank's
  * fixed-width results to rank 0; then rank 0 stores the combination in one
  * transaction. A failed preparation is data: the combination is stored as
- * failed, with each rank's message, and the run moves on.
+ * unprepared (status "failed"), with each rank's message, and the run
+ * moves on.
  */
 #include "combo.h"
 
@@ -200,7 +201,7 @@ static void record_skipped(struct job *j, const struct combo_run *r)
 	if (j->rank != 0)
 		return;
 	struct st_combo_record rec = { .run_id = j->run_id, .combo = r->c, .cfg = &j->cfg,
-				       .status = "skipped", .message = r->why,
+				       .status = ST_COMBO_SKIPPED, .message = r->why,
 				       .started_wall_ns = r->started_wall_ns,
 				       .finished_wall_ns = st_wall_ns(), .nranks = j->size };
 	char err[ST_ERR_MAX];
@@ -372,7 +373,7 @@ static void run_phase(struct job *j, struct combo_run *r, int p)
 	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
 	phase_gather(j, r, p, &rr, samples, nsamples);
 	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
-		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, "ok");
+		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
 }
 
 /* After the last phase: partners may still read this rank's files until
@@ -398,7 +399,7 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 					 r->all_ps[q].message);
 				break;
 			}
-		return "failed";
+		return ST_COMBO_UNPREPARED;
 	}
 	for (int i = 0; i < r->nph; i++)
 		for (int q = 0; q < j->size; q++) {
@@ -406,10 +407,10 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 			if (rr->error.err || rr->bad_blocks) {
 				snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
 					 j->hosts[q].hostname, rr->message);
-				return "error";
+				return ST_COMBO_ERROR;
 			}
 		}
-	return "ok";
+	return ST_COMBO_OK;
 }
 
 /* Rank 0: the combination with every rank's facts, in one transaction;
@@ -419,7 +420,7 @@ static void record(struct job *j, const struct combo_run *r)
 	char msg[512];
 	const char *status = outcome(j, r, msg, sizeof(msg));
 	if (r->any_failed)
-		j->combos_failed++;
+		j->combos_unprepared++;
 	struct st_combo_record rec = {
 		.run_id = j->run_id, .combo = r->c, .cfg = &j->cfg, .status = status,
 		.message = msg[0] ? msg : NULL, .started_wall_ns = r->started_wall_ns,
@@ -434,7 +435,7 @@ static void record(struct job *j, const struct combo_run *r)
 		j->store_failed = 1;
 	}
 	j->combos_done++;
-	if (j->progress == PROGRESS_LIVE || r->nph == 0 || strcmp(status, "ok"))
+	if (j->progress == PROGRESS_LIVE || r->nph == 0 || strcmp(status, ST_COMBO_OK))
 		st_progress_line(j, r->c, r->total, r->ph, r->nph, status);
 	if (r->skipped && !r->any_failed && !j->quiet)
 		printf("    skipped phases: %s\n", r->why);

@@ -557,7 +557,7 @@ static int end_run(struct job *j, uint64_t total)
 	int rc = 0;
 	if (j->rank == 0) {
 		char err[ST_ERR_MAX];
-		const char *run_status = j->store_failed ? "failed" : "complete";
+		const char *run_status = j->store_failed ? ST_RUN_STORE_FAILED : ST_RUN_COMPLETE;
 		if (st_store_end_run(j->store, j->run_id, run_status, err, sizeof(err))) {
 			fprintf(stderr, "stcluster: %s\n", err);
 			j->store_failed = 1;
@@ -569,8 +569,8 @@ static int end_run(struct job *j, uint64_t total)
 			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
 			       j->cfg.o[ST_OPT_DB].s);
 		}
-		if (j->combos_failed && !j->quiet)
-			printf("%d of %llu combinations failed to prepare\n", j->combos_failed,
+		if (j->combos_unprepared && !j->quiet)
+			printf("%d of %llu combinations failed to prepare\n", j->combos_unprepared,
 			       (unsigned long long)total);
 		rc = j->store_failed ? 1 : 0;
 	}

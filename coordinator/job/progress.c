@@ -160,7 +160,7 @@ void st_progress_line(const struct job *j, const struct st_combo *c, uint64_t to
 		printf(" %s %.1f MB/s", st_phase_names[ph[i].phase],
 		       e > s ? (double)bytes * 1e3 / (double)(e - s) : 0.0);
 	}
-	if (strcmp(status, "ok"))
+	if (strcmp(status, ST_COMBO_OK))
 		printf(" [%s]", status);
 	printf("\n");
 	fflush(stdout);

@@ -25,6 +25,20 @@
 
 #define ST_SCHEMA_VERSION 2
 
+/*
+ * The words run.status and combo.status hold. They are in users' stores,
+ * and inside the audit hashes of every run stored, so they never change:
+ * "failed" means two different things there, and the C names say which.
+ */
+#define ST_RUN_RUNNING "running"      /* begun; not ended (yet) */
+#define ST_RUN_COMPLETE "complete"    /* every combination went through */
+#define ST_RUN_STORE_FAILED "failed"  /* a write to the store failed: the sweep stopped */
+#define ST_RUN_ABORTED "aborted"      /* a rank died or hung, or a signal ended it */
+#define ST_COMBO_OK "ok"
+#define ST_COMBO_ERROR "error"	      /* a phase recorded errors; its figures are kept */
+#define ST_COMBO_UNPREPARED "failed"  /* preparation failed on a rank: no phase ran */
+#define ST_COMBO_SKIPPED "skipped"    /* no phase of it can run (why: the message) */
+
 struct st_store;
 
 /*
@@ -91,7 +105,7 @@ int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, c
 			size_t n);
 void st_store_abort_mark_close(struct st_abort_mark *m);
 
-/* Set run status ("complete", "failed", "aborted") and finish time (and
+/* Set run status (ST_RUN_*: complete, store failed) and finish time (and
  * the result hash, which covers them, in the same transaction). */
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
 		     size_t n);
@@ -110,7 +124,7 @@ struct st_combo_record {
 	const char *run_id;
 	const struct st_config *cfg;
 	const struct st_combo *combo;
-	const char *status;	/* ok | error | failed | skipped */
+	const char *status;	/* ST_COMBO_* */
 	const char *message;	/* NULL or why */
 	int64_t started_wall_ns, finished_wall_ns;
 	int direct_fallback;
