@@ -94,21 +94,15 @@ extern const struct st_engine *const st_engines[];
 /* The engine of that name, or NULL. */
 const struct st_engine *st_engine_find(const char *name);
 
+/* Why this build has no engine of that name (an optional one it was built
+ * without), or NULL. */
+const char *st_engine_left_out(const char *name);
+
 /* 0 when every entry of e is filled in; otherwise -1 with the missing one. */
 int st_engine_check(const struct st_engine *e, const char **missing);
 
 extern const struct st_engine st_engine_posix;
 extern const struct st_engine st_engine_null;
 extern const struct st_engine st_engine_libnfs;
-
-/*
- * The libnfs engine's strict check of an nfs:// --target URL, exactly as its
- * validate() applies it: a pure function of the text (no network, no libnfs
- * call), for tests and the fuzzer. 0 with the URL's server and export path
- * copied into server (sn bytes) and path (pn bytes) when they are not NULL;
- * or -1 with one line in why (n bytes).
- */
-int st_lnfs_url_check(const char *url, char *server, size_t sn, char *path, size_t pn,
-		      char *why, size_t n);
 
 #endif

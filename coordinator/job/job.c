@@ -224,7 +224,9 @@ static int parse_options(struct job *j, int argc, char **argv, const char *plan,
 	const char *missing;
 	j->engine = st_engine_find(name);
 	if (!j->engine) {
-		snprintf(err, n, "--engine: '%s' is not built into this stcluster", name);
+		const char *why = st_engine_left_out(name);
+		snprintf(err, n, "--engine: '%s' is not built into this stcluster%s%s%s", name,
+			 why ? " (" : "", why ? why : "", why ? ")" : "");
 		return -1;
 	}
 	if (st_engine_check(j->engine, &missing))

@@ -4,6 +4,7 @@
 #include "roles.h"
 
 #include "../../common/util.h"
+#include "../../worker/lnfs_url.h"
 
 #include <string.h>
 
@@ -12,30 +13,25 @@ void st_target_server(const struct st_config *cfg, char *out, size_t n)
 	out[0] = '\0';
 	const char *t = cfg->o[ST_OPT_MOUNT].n ? cfg->o[ST_OPT_MOUNT].s : cfg->o[ST_OPT_TARGET].s;
 	if (strncmp(t, "nfs://", 6) == 0) {
-		t += 6;
-		size_t len = strcspn(t, "/?");
-		if (t[0] == '[') { /* nfs://[v6 address]/ */
-			const char *end = strchr(t, ']');
-			if (end) {
-				t++;
-				len = (size_t)(end - t);
-			}
-		} else {
-			size_t colon = strcspn(t, ":");
-			if (colon < len)
-				len = colon;
-		}
-		if (len < n) {
-			memcpy(out, t, len);
-			out[len] = '\0';
-		}
+		/* the engine's own parser: a URL it refuses has no server (and the
+		 * run was refused before roles are assigned) */
+		struct st_nfs_url u;
+		char why[ST_ERR_MAX];
+		if (st_nfs_url_parse(t, &u, why, sizeof(why)) == 0)
+			st_copy(out, n, u.host);
 		return;
 	}
 	if (cfg->o[ST_OPT_MOUNT].n) {
+		/* server:/export, or [v6 address]:/export as mount(8) takes it */
 		const char *colon = strstr(t, ":/");
-		if (colon && (size_t)(colon - t) < n) {
-			memcpy(out, t, (size_t)(colon - t));
-			out[colon - t] = '\0';
+		size_t len = colon ? (size_t)(colon - t) : 0;
+		if (len > 2 && t[0] == '[' && t[len - 1] == ']') {
+			t++;
+			len -= 2;
+		}
+		if (colon && len < n) {
+			memcpy(out, t, len);
+			out[len] = '\0';
 		}
 	}
 }

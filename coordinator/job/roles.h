@@ -16,7 +16,9 @@
 
 #include <stddef.h>
 
-/* The target's server as written in the target or --mount ("" if none). */
+/* The host of the target's server: of the nfs:// --target (as the libnfs
+ * engine parses it: lnfs_url.h) or of the --mount source (server:/export,
+ * [fd00::1]:/export); an IPv6 address without its brackets; "" if none. */
 void st_target_server(const struct st_config *cfg, char *out, size_t n);
 
 /* Does host h go by name (host name, short name or one of its addresses)? */

@@ -8,6 +8,7 @@
 #include "../../common/util.h"
 #include "../../worker/engine.h"
 #include "../../worker/engine_posix.h"
+#include "../../worker/lnfs_url.h"
 #include "../../worker/worker.h"
 #include "unit.h"
 
@@ -357,19 +358,29 @@ static void registry(void)
 
 static void libnfs_url_check(void)
 {
-	char server[256], path[ST_STR_MAX], why[256];
-	CHECK(st_lnfs_url_check("nfs://10.77.5.9/export/dir?version=3&nfsport=2049", server,
-				sizeof(server), path, sizeof(path), why, sizeof(why)) == 0);
-	CHECK(strcmp(server, "10.77.5.9") == 0 && strcmp(path, "/export/dir") == 0);
-	CHECK(st_lnfs_url_check("nfs://[fd00::5]/export", server, sizeof(server), NULL, 0, why,
-				sizeof(why)) == 0);
-	CHECK(strcmp(server, "[fd00::5]") == 0);
+	char why[256];
+	struct st_nfs_url u;
+	CHECK(st_nfs_url_parse("nfs://10.77.5.9/export/dir?version=3&nfsport=2049", &u, why,
+			       sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "10.77.5.9") == 0 && strcmp(u.host, "10.77.5.9") == 0);
+	CHECK(strcmp(u.path, "/export/dir") == 0 && u.version == 3 && u.mountport == 0);
+	/* an IPv6 server, in brackets or bare: libnfs connects to the address alone */
+	CHECK(st_nfs_url_parse("nfs://[fd00::5]/export?mountport=20048", &u, why, sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "[fd00::5]") == 0 && strcmp(u.host, "fd00::5") == 0);
+	CHECK(u.mountport == 20048);
+	CHECK(st_nfs_url_parse("nfs://fd00::5/export", &u, why, sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "fd00::5") == 0 && strcmp(u.host, "fd00::5") == 0);
 	static const struct {
 		const char *url, *must;
 	} bad[] = {
 		{ "http://h/x", "is not an nfs:// URL" },
 		{ "nfs:///x", "has no server" },
 		{ "nfs://h:2049/x", "has a port" },
+		{ "nfs://[fd00::5]:2049/x", "has a port" },
+		{ "nfs://[fd00::5/x", "'[' that is not an IPv6 address" },
+		{ "nfs://[h]/x", "'[' that is not an IPv6 address" },
+		{ "nfs://fd00::5]/x", "stray" },
+		{ "nfs://u@h/x", "user@" },
 		{ "nfs://h/x?version=5", "version must be 3 or 4" },
 		{ "nfs://h/x?version=3&", "ends with '&'" },
 		/* once quoted back into the message, a second line */
@@ -377,7 +388,7 @@ static void libnfs_url_check(void)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		why[0] = '\0';
-		CHECK(st_lnfs_url_check(bad[i].url, NULL, 0, NULL, 0, why, sizeof(why)) == -1);
+		CHECK(st_nfs_url_parse(bad[i].url, &u, why, sizeof(why)) == -1);
 		if (!strstr(why, bad[i].must))
 			fprintf(stderr, "    %s: '%s' lacks '%s'\n", bad[i].url, why, bad[i].must);
 		CHECK(strstr(why, bad[i].must) != NULL);
@@ -387,7 +398,7 @@ static void libnfs_url_check(void)
 
 const struct unit_test unit_engine[] = {
 	{ "engine: registry and table check", registry },
-	{ "engine: libnfs: the nfs:// URL check", libnfs_url_check },
+	{ "engine: libnfs: the nfs:// URL parser", libnfs_url_check },
 	{ "engine: posix seam: short writes, EINTR, ENOSPC; links never followed out", posix_seam },
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
