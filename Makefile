@@ -16,7 +16,6 @@ DESTDIR  ?=
 CC       ?= cc
 BUILD    ?= build
 PKGS     := ompi-c hwloc uuid sqlite3 libcrypto
-VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 ifeq ($(V),1)
 Q :=
@@ -102,7 +101,18 @@ $(BUILD)/libstcluster.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/coordinator/main.o $(BUILD)/coordinator/store/store.o: EXTRA_DEFS = -DST_VERSION='"$(VERSION)"'
+# the version (--version, the man page, run.stcluster_version): git describe
+# of the tree, -dirty with uncommitted changes. The header is written only
+# when that text changes, so a new commit (or a first edit) rebuilds the two
+# objects that include it, and nothing else.
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+VERSION_OBJ := $(BUILD)/coordinator/main.o $(BUILD)/coordinator/store/store.o
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define ST_VERSION "$(VERSION)"' | cmp -s - $@ || \
+		{ $(if $(Q),echo "  GEN     $@";) echo '#define ST_VERSION "$(VERSION)"' > $@; }
+$(VERSION_OBJ): $(BUILD)/gen/version.h
+$(VERSION_OBJ): EXTRA_DEFS = -I$(BUILD)/gen
 
 $(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")

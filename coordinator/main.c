@@ -17,9 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef ST_VERSION
-#define ST_VERSION "dev"
-#endif
+#include "version.h" /* generated: $(BUILD)/gen/version.h (the Makefile) */
 
 static const struct st_subcmd subcmds[] = {
 	{ .name = "report",

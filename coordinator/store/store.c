@@ -19,9 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef ST_VERSION
-#define ST_VERSION "dev"
-#endif
+#include "version.h" /* generated: $(BUILD)/gen/version.h (the Makefile) */
 
 /* Migrations: entry v turns a store of version v-1 into version v. Version 1
  * is sql/schema.sql itself; later versions append their ALTER statements

@@ -185,23 +185,3 @@ t_every_subcommand_takes_help() {
 	done
 }
 
-# the build without libnfs (make nolibnfs, which make check runs): as on a
-# machine without libnfs-dev, it builds, runs, and says what it lacks
-once_built_without_libnfs() {
-	B="$TOP/build-nolibnfs"
-	if [ ! -x "$B/stcluster" ]; then
-		echo "no $B/stcluster (make nolibnfs)"
-		return 77
-	fi
-	(cd "$TOP" && "$B/unit") >unit.out 2>&1 || { tail -20 unit.out; fail "$B/unit"; return 1; }
-	mkdir target
-	"$B/stcluster" --engine libnfs --target nfs://127.0.0.1/export --db "$T/s.db" >out 2>err
-	expect_eq $? 2 "--engine libnfs: exit status" || return 1
-	expect_eq "$(wc -l <err)" 1 "--engine libnfs: lines on stderr" || return 1
-	grep -q "^stcluster: --engine: 'libnfs' is not built into this stcluster (it was built without libnfs" err ||
-		fail "--engine libnfs: $(cat err)" || return 1
-	[ ! -e "$T/s.db" ] || fail "a refused run created the store" || return 1
-	$MPIRUN -np 2 "$B/stcluster" --target "$T/target" --block 4k --size 16k --db "$T/s.db" --quiet ||
-		fail "a posix run on the build without libnfs" || return 1
-	expect_eq "$(q s.db "SELECT status FROM combo")" ok "its combination"
-}

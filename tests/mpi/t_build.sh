@@ -1,0 +1,49 @@
+# What the build promises: --version follows the commit, the optional
+# libnfs engine is optional, and the layout's dependency rule holds.
+# the build without libnfs (make nolibnfs, which make check runs): as on a
+# machine without libnfs-dev, it builds, runs, and says what it lacks
+once_built_without_libnfs() {
+	B="$TOP/build-nolibnfs"
+	if [ ! -x "$B/stcluster" ]; then
+		echo "no $B/stcluster (make nolibnfs)"
+		return 77
+	fi
+	(cd "$TOP" && "$B/unit") >unit.out 2>&1 || { tail -20 unit.out; fail "$B/unit"; return 1; }
+	mkdir target
+	"$B/stcluster" --engine libnfs --target nfs://127.0.0.1/export --db "$T/s.db" >out 2>err
+	expect_eq $? 2 "--engine libnfs: exit status" || return 1
+	expect_eq "$(wc -l <err)" 1 "--engine libnfs: lines on stderr" || return 1
+	grep -q "^stcluster: --engine: 'libnfs' is not built into this stcluster (it was built without libnfs" err ||
+		fail "--engine libnfs: $(cat err)" || return 1
+	[ ! -e "$T/s.db" ] || fail "a refused run created the store" || return 1
+	$MPIRUN -np 2 "$B/stcluster" --target "$T/target" --block 4k --size 16k --db "$T/s.db" --quiet ||
+		fail "a posix run on the build without libnfs" || return 1
+	expect_eq "$(q s.db "SELECT status FROM combo")" ok "its combination"
+}
+
+# --version is git describe of the tree the binary was built from: a new
+# commit, or an uncommitted change (-dirty), rebuilds the two objects that
+# include the generated version header, and nothing else. In a clone at
+# the tree under test: its tracked files as they are now, committed there
+# as they would be (git stash create: no ref or file of $TOP changes).
+once_version_follows_the_commit() {
+	command -v git >/dev/null && git -C "$TOP" rev-parse HEAD >/dev/null 2>&1 ||
+		{ echo "no git repository at $TOP"; return 77; }
+	rev=$(git -C "$TOP" stash create)
+	git clone -q --shared "$TOP" repo && cd repo && git checkout -q "${rev:-HEAD}" || return 1
+	make -j2 stcluster >build.log 2>&1 || { tail build.log; fail "make in the clone"; return 1; }
+	expect_eq "$(./stcluster --version)" "stcluster $(git describe --always)" "--version of a clean tree" ||
+		return 1
+	echo "an uncommitted change" >>README.md
+	make -j2 stcluster >build.log 2>&1 || return 1
+	expect_eq "$(./stcluster --version)" "stcluster $(git describe --always)-dirty" "--version, dirty" ||
+		return 1
+	expect_eq "$(grep -c '^  CC' build.log)" 2 "objects rebuilt for a new version" || { cat build.log; return 1; }
+	grep -q '^  CC      coordinator/main.c' build.log || fail "main.c not rebuilt" || return 1
+	git -c user.name=t -c user.email=t@example.org commit -qam "a new commit" || return 1
+	make -j2 stcluster >build.log 2>&1 || return 1
+	expect_eq "$(./stcluster --version)" "stcluster $(git describe --always)" "--version after a commit" ||
+		return 1
+	make -j2 stcluster >build.log 2>&1 || return 1
+	expect_eq "$(grep -c '^  CC' build.log)" 0 "objects rebuilt when nothing changed"
+}
