@@ -72,7 +72,7 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: FORCE all check demo deps sanitize nolibnfs install clean unit bench man fuzz fuzz-build fuzz-targets
+.PHONY: FORCE all check demo deps sanitize nolibnfs wire-other install clean unit bench man fuzz fuzz-build fuzz-targets
 all: $(BIN) $(BUILD)/unit $(BUILD)/stcluster.1
 
 # objects are rebuilt when the flags change (a feature found, a sanitizer)
@@ -137,6 +137,11 @@ unit: $(BUILD)/unit
 nolibnfs:
 	$(MAKE) BUILD=build-nolibnfs NO_LIBNFS=1 all
 
+# a binary of another wire version (common/wire.h), for the test that a
+# job mixing it with ./stcluster is refused (t_build.sh)
+wire-other:
+	$(MAKE) BUILD=build-wire EXTRA_CFLAGS="-DST_WIRE_VERSION=999" build-wire/stcluster
+
 sanitize:
 	$(MAKE) BUILD=build-san EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" EXTRA_LDFLAGS="-fsanitize=address,undefined" all
 
@@ -166,6 +171,7 @@ check: deps
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) -j$(NPROC) fuzz-build; \
 	else echo "no $(FUZZ_CC): the fuzz step of tests/run.sh says so"; fi
 	$(MAKE) -j$(NPROC) nolibnfs
+	$(MAKE) -j$(NPROC) wire-other
 	sh tests/run.sh
 
 # set-up on a fresh Debian 12 machine: what is missing, installed when root
@@ -185,6 +191,6 @@ install: $(BIN) $(BUILD)/stcluster.1
 	install -m 644 $(BUILD)/stcluster.1 $(DESTDIR)$(PREFIX)/share/man/man1/stcluster.1
 
 clean:
-	rm -rf build build-san build-fuzz build-nolibnfs stcluster
+	rm -rf build build-san build-fuzz build-nolibnfs build-wire stcluster
 
 -include $(DEPS)

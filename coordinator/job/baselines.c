@@ -15,14 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What each rank tells rank 0 after one network step. */
-struct step_result {
-	int32_t rc;	  /* 0 or -errno */
-	int32_t receiver; /* this rank counted received bytes */
-	uint64_t bytes;
-	int64_t first_ns, last_ns; /* common timeline */
-};
-
 static int is_member(const int *set, int n, int rank)
 {
 	for (int i = 0; i < n; i++)
@@ -37,7 +29,7 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 {
 	int64_t dur = b->cfg->o[ST_OPT_BASELINE_TIME].v[0];
 	int64_t deadline = st_now_ns() + dur + 15000000000LL;
-	struct step_result me = { 0 };
+	struct st_netbench_msg me = { 0 };
 	int port = 0, lfd = -1;
 	if (b->rank == s)
 		port = st_net_listen(&lfd, &port) ? -1 : port;
@@ -66,7 +58,7 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 	me.bytes = nr.bytes;
 	me.first_ns = nr.first_ns - b->my_offset;
 	me.last_ns = nr.last_ns - b->my_offset;
-	struct step_result *all = b->rank == 0 ? calloc((size_t)b->size, sizeof(*all)) : NULL;
+	struct st_netbench_msg *all = b->rank == 0 ? calloc((size_t)b->size, sizeof(*all)) : NULL;
 	if (b->rank == 0 && !all)
 		st_die("out of memory");
 	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -104,12 +96,7 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 
 static void disk_step(const struct st_baseline_ctx *b, int s)
 {
-	struct {
-		int32_t rc;
-		int32_t direct;
-		double w, r;
-		char msg[200];
-	} res = { 0 };
+	struct st_diskbench_msg res = { 0 };
 	if (b->rank == s) {
 		struct st_diskbench_result dr;
 		char name[96];

@@ -118,10 +118,7 @@ static struct st_sample *gather_samples(struct job *j, const struct st_sample *m
  * 0, or -1 with ps filled as a failed preparation. */
 static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps)
 {
-	struct {
-		int32_t rc;
-		char msg[240];
-	} res = { 0 };
+	struct st_mount_msg res = { 0 };
 	memset(ps, 0, sizeof(*ps));
 	ps->version = ST_WIRE_VERSION;
 	if (!j->cfg.o[ST_OPT_MOUNT].n || j->roles[j->rank] != ST_ROLE_CLIENT)
@@ -154,10 +151,7 @@ static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare
  * its cache for the files (remount, or drop_caches); the method is returned. */
 static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n)
 {
-	struct {
-		char method[24];
-		char msg[200];
-	} res = { "", "" };
+	struct st_cache_drop_msg res = { "", "" };
 	if (j->roles[j->rank] == ST_ROLE_CLIENT) {
 		MPI_Barrier(j->host_comm);
 		if (j->hosts[j->rank].local_rank == 0) {
@@ -239,6 +233,8 @@ static void prepare(struct job *j, struct combo_run *r)
 	MPI_Igather(&r->ps, (int)sizeof(r->ps), MPI_BYTE, r->all_ps, (int)sizeof(r->ps), MPI_BYTE,
 		    0, MPI_COMM_WORLD, &q);
 	st_step_await(j, &q, prep_start, "the end of preparing");
+	for (int k = 0; j->rank == 0 && k < j->size; k++)
+		st_wire_expect(k, "its preparation", r->all_ps[k].version, ST_WIRE_VERSION);
 	int failed = r->ps.err != 0;
 	MPI_Allreduce(&failed, &r->any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	r->direct_fallback = (r->ps.flags & ST_TF_DIRECT_FALLBACK) != 0;
@@ -339,8 +335,7 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 		for (int q = 0; q < j->size; q++) {
 			r->displs[q] = total_threads * (int)sizeof(*r->mine);
 			total_threads += r->counts[q] / (int)sizeof(*r->mine);
-			if (all_rr[q].version != ST_WIRE_VERSION)
-				st_die("rank %d sent a result of wire version %u", q, all_rr[q].version);
+			st_wire_expect(q, "a rank result", all_rr[q].version, ST_WIRE_VERSION);
 			r->direct_fallback |= (all_rr[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
 		}
 		all_tr = calloc((size_t)(total_threads ? total_threads : 1), sizeof(*all_tr));
@@ -349,6 +344,9 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 	}
 	MPI_Gatherv(r->mine, bytes, MPI_BYTE, all_tr, r->counts, r->displs, MPI_BYTE, 0,
 		    MPI_COMM_WORLD);
+	for (int k = 0; j->rank == 0 && k < total_threads; k++)
+		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
+			       ST_WIRE_VERSION);
 	/* every rank knows the roles: with no server rank there is nothing to gather */
 	size_t total_samples = 0;
 	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)

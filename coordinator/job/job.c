@@ -56,6 +56,24 @@ static void usage_short(FILE *out)
 		"  stcluster report\n");
 }
 
+/* Before anything else crosses MPI: every rank was built with the same
+ * wire structs (wire.h), or the job ends, naming the first rank that was
+ * not (mpirun then ends every rank; exit status 3). */
+static void check_wire(const struct job *j)
+{
+	uint64_t mine = st_wire_stamp(), *all = NULL;
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
+		st_die("out of memory");
+	MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	for (int r = 0; j->rank == 0 && r < j->size; r++)
+		if (all[r] != mine)
+			st_die("rank %d runs another stcluster (wire version %u, stamp %08x; this one: "
+			       "%u, %08x)",
+			       r, (unsigned)(all[r] >> 32), (unsigned)all[r], (unsigned)(mine >> 32),
+			       (unsigned)mine);
+	free(all);
+}
+
 /* Rank 0: read a plan file into *text (caller frees). */
 static int read_plan(const char *path, char **text, char *err, size_t n)
 {
@@ -340,11 +358,8 @@ static int describe_hosts(struct job *j)
 		st_die("out of memory");
 	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, j->hosts, (int)sizeof(me), MPI_BYTE,
 		      MPI_COMM_WORLD);
-	for (int r = 0; r < j->size; r++) {
-		if (j->hosts[r].version != ST_WIRE_VERSION)
-			st_die("rank %d runs another stcluster (wire version %u, mine %d)", r,
-			       j->hosts[r].version, ST_WIRE_VERSION);
-	}
+	for (int r = 0; r < j->size; r++)
+		st_wire_expect(r, "its host facts", j->hosts[r].version, ST_WIRE_VERSION);
 	int clients = st_assign_roles(&j->cfg, j->hosts, j->size, j->roles);
 	j->partners = calloc((size_t)j->size, sizeof(int));
 	if (!j->partners)
@@ -533,6 +548,7 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 		if (skip)
 			continue;
 		MPI_Bcast(&c, (int)sizeof(c), MPI_BYTE, 0, MPI_COMM_WORLD);
+		st_wire_expect(0, "a combination", c.version, ST_COMBO_VERSION);
 		st_combo_run(j, &c, total);
 		MPI_Bcast(&j->store_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		if (j->store_failed)
@@ -627,6 +643,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	j->host_comm = MPI_COMM_NULL;
 	MPI_Comm_dup(MPI_COMM_WORLD, &j->progress_comm);
 	MPI_Comm_dup(MPI_COMM_WORLD, &j->step_comm);
+	check_wire(j);
 	int rc = setup_config(j, argc, argv);
 	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
 		if (j->rank == 0)

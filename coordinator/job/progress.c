@@ -57,11 +57,7 @@ static void format_secs(double s, char *buf, size_t n)
 void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
 		      uint64_t total, int64_t release)
 {
-	struct prog {
-		uint64_t bytes;
-		int32_t done;
-		int32_t pad;
-	} me = { 0, 0, 0 };
+	struct st_progress_msg me = { 0, 0, 0 };
 	if (j->rank != 0) {
 		while (!me.done) {
 			me.done = st_worker_phase_wait(w, st_now_ns() + 250000000);
@@ -97,7 +93,7 @@ void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo 
 			MPI_Iprobe(MPI_ANY_SOURCE, PROGRESS_TAG, j->progress_comm, &flag, &stt);
 			if (!flag)
 				break;
-			struct prog p;
+			struct st_progress_msg p;
 			MPI_Recv(&p, (int)sizeof(p), MPI_BYTE, stt.MPI_SOURCE, PROGRESS_TAG,
 				 j->progress_comm, MPI_STATUS_IGNORE);
 			bytes[stt.MPI_SOURCE] = p.bytes;

@@ -1,5 +1,6 @@
 # What the build promises: --version follows the commit, the optional
-# libnfs engine is optional, and the layout's dependency rule holds.
+# libnfs engine is optional, ranks of other wire structs are refused, and
+# the layout's dependency rule holds.
 # the build without libnfs (make nolibnfs, which make check runs): as on a
 # machine without libnfs-dev, it builds, runs, and says what it lacks
 once_built_without_libnfs() {
@@ -46,4 +47,28 @@ once_version_follows_the_commit() {
 		return 1
 	make -j2 stcluster >build.log 2>&1 || return 1
 	expect_eq "$(grep -c '^  CC' build.log)" 0 "objects rebuilt when nothing changed"
+}
+
+# A job whose ranks were built with other wire structs (make wire-other:
+# another ST_WIRE_VERSION) ends before anything crosses MPI or is created,
+# naming the rank; a build of the same wire structs without libnfs joins a
+# job of the full build.
+once_mixed_install_is_refused() {
+	W="$TOP/build-wire/stcluster" N="$TOP/build-nolibnfs/stcluster"
+	[ -x "$W" ] || { echo "no $W (make wire-other)"; return 77; }
+	[ -x "$N" ] || { echo "no $N (make nolibnfs)"; return 77; }
+	mkdir target
+	args="--target $T/target --block 4k --size 16k --db $T/s.db --quiet"
+	if $MPIRUN -np 1 $ST $args : -np 1 "$W" $args >out 2>err; then
+		fail "a job with another wire version ran"
+		return 1
+	fi
+	grep -q "rank 1 runs another stcluster (wire version 999, " err ||
+		fail "the refusal does not name rank 1: $(head -3 err)" || return 1
+	[ ! -e "$T/s.db" ] || fail "a refused job created the store" || return 1
+	[ -z "$(ls -A target)" ] || fail "a refused job created $(ls -A target)" || return 1
+	$MPIRUN -np 1 $ST $args : -np 1 "$N" $args || fail "the full build and the one without libnfs" ||
+		return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 16384")" 4 \
+		"both ranks wrote and read"
 }
