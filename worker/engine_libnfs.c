@@ -641,8 +641,6 @@ static int lnfs_unlink(void *rs, const char *path)
 
 const struct st_engine st_engine_libnfs = {
 	.name = "libnfs",
-	.version = "1 (libnfs 4.0)",
-	.caps = ST_EC_DIRECT | ST_EC_REAL_IO,
 	.unsupported = lnfs_unsupported,
 	.validate = lnfs_validate,
 	.setup = lnfs_setup,

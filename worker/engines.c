@@ -48,7 +48,7 @@ int st_engine_check(const struct st_engine *e, const char **missing)
 		*missing = #f;     \
 		return -1;         \
 	}
-	NEED(name) NEED(version) NEED(setup) NEED(teardown) NEED(thread_init) NEED(thread_fini)
+	NEED(name) NEED(setup) NEED(teardown) NEED(thread_init) NEED(thread_fini)
 	NEED(open) NEED(pwrite) NEED(pread) NEED(fsync) NEED(close) NEED(mkdir) NEED(rmdir)
 	NEED(unlink)
 #undef NEED

@@ -416,7 +416,7 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	pthread_cond_init(&w->done_cv, NULL);
 
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys, .eff = &ps->eff,
+				     .eff = &ps->eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	char msg[200] = "";
 	int rc = w->e->setup(&env, &w->rs, msg, sizeof(msg));
@@ -581,7 +581,7 @@ int st_worker_remove_run_dir(const struct st_worker_args *a)
 {
 	struct st_effective eff;
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys, .eff = &eff,
+				     .eff = &eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	void *rs = NULL;
 	char msg[200];

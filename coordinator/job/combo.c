@@ -215,8 +215,7 @@ static void prepare(struct job *j, struct combo_run *r)
 {
 	r->wa = (struct st_worker_args){
 		.engine = j->engine, .cfg = &j->cfg, .combo = r->c, .topo = j->topo,
-		.rank = j->rank, .nranks = j->size,
-		.local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
+		.rank = j->rank, .local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
 		.partner = j->partners[j->rank], .clock_offset_ns = j->my_offset,
 		.run_dir = j->run_dir, .phases = j->phases & ~r->skipped, .run_seed = j->run_seed,
 	};

@@ -568,7 +568,7 @@ static int end_run(struct job *j, uint64_t total)
 	struct st_combo none;
 	st_plan_combo(&j->cfg, 0, &none);
 	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
-				     .rank = j->rank, .nranks = j->size, .run_dir = j->run_dir };
+				     .rank = j->rank, .run_dir = j->run_dir };
 	if (j->roles[j->rank] == ST_ROLE_CLIENT)
 		st_worker_remove_run_dir(&wa);
 
