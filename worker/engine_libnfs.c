@@ -109,12 +109,12 @@ static int64_t or_default(int64_t v, int64_t def)
 	return v == ST_UNSET ? def : v;
 }
 
-/* vers as an index into the choices {"3","4","4.1","4.2"}. */
-static int vers_index(const struct st_combo *c, const struct st_nfs_url *u)
+/* The combination's vers; unset: the URL's version=, else 3. */
+static enum st_vers vers_of(const struct st_combo *c, const struct st_nfs_url *u)
 {
 	if (c->v[ST_OPT_VERS] != ST_UNSET)
-		return (int)c->v[ST_OPT_VERS];
-	return u->version == 4 ? 1 : 0;
+		return (enum st_vers)c->v[ST_OPT_VERS];
+	return u->version == 4 ? ST_VERS_4 : ST_VERS_3;
 }
 
 static void plan_make(const struct st_config *cfg, const struct st_combo *c,
@@ -123,9 +123,9 @@ static void plan_make(const struct st_config *cfg, const struct st_combo *c,
 	memset(p, 0, sizeof(*p));
 	p->u = *u;
 	st_copy(p->url, sizeof(p->url), cfg->o[ST_OPT_TARGET].s);
-	p->vers = vers_index(c, u) == 0 ? 3 : 4;
-	p->stable = or_default(c->v[ST_OPT_SYNC], 1) == 0 ? FILE_SYNC : UNSTABLE;
-	p->soft = or_default(c->v[ST_OPT_HARD], 0) == 1;
+	p->vers = vers_of(c, u) == ST_VERS_3 ? 3 : 4;
+	p->stable = or_default(c->v[ST_OPT_SYNC], ST_SYNC_ASYNC) == ST_SYNC_SYNC ? FILE_SYNC : UNSTABLE;
+	p->soft = or_default(c->v[ST_OPT_HARD], ST_HARD_HARD) == ST_HARD_SOFT;
 	p->timeo = or_default(c->v[ST_OPT_TIMEO], 600);
 	p->retrans = or_default(c->v[ST_OPT_RETRANS], 2);
 	p->soft_ns = soft_bound_ns(p->timeo, p->retrans);
@@ -181,12 +181,12 @@ static void effective_fill(const struct lnfs_plan *p, const struct st_combo *c,
 	int64_t threads = c->v[ST_OPT_THREADS] > 0 ? c->v[ST_OPT_THREADS] : 1;
 	int64_t nconnect = threads * p->conns;
 	memset(e, 0, sizeof(*e));
-	eff_set(e, ST_OPT_VERS, p->vers == 3 ? 0 : 1);
-	eff_set(e, ST_OPT_PROTO, 0);
+	eff_set(e, ST_OPT_VERS, p->vers == 3 ? ST_VERS_3 : ST_VERS_4);
+	eff_set(e, ST_OPT_PROTO, ST_PROTO_TCP);
 	eff_set(e, ST_OPT_RSIZE, p->rsize);
 	eff_set(e, ST_OPT_WSIZE, p->wsize);
-	eff_set(e, ST_OPT_SYNC, p->stable == FILE_SYNC ? 0 : 1);
-	eff_set(e, ST_OPT_HARD, p->soft);
+	eff_set(e, ST_OPT_SYNC, p->stable == FILE_SYNC ? ST_SYNC_SYNC : ST_SYNC_ASYNC);
+	eff_set(e, ST_OPT_HARD, p->soft ? ST_HARD_SOFT : ST_HARD_HARD);
 	eff_set(e, ST_OPT_TIMEO, p->timeo);
 	eff_set(e, ST_OPT_RETRANS, p->retrans);
 	eff_set(e, ST_OPT_NCONNECT, nconnect);
@@ -234,7 +234,7 @@ static unsigned lnfs_unsupported(const struct st_config *cfg, const struct st_co
 				1u << ST_PHASE_RANDWRITE;
 	if (st_nfs_url_parse(cfg->o[ST_OPT_TARGET].s, &u, err, sizeof(err)))
 		return 0; /* validate() has said so already */
-	if (c->v[ST_OPT_PROTO] != ST_UNSET && c->v[ST_OPT_PROTO] != 0) {
+	if (c->v[ST_OPT_PROTO] != ST_UNSET && c->v[ST_OPT_PROTO] != ST_PROTO_TCP) {
 		snprintf(why, n, "proto=%s: the libnfs engine speaks TCP only",
 			 st_options[ST_OPT_PROTO].choices[c->v[ST_OPT_PROTO]]);
 		return all;
@@ -249,14 +249,14 @@ static unsigned lnfs_unsupported(const struct st_config *cfg, const struct st_co
 			 (long long)c->v[ST_OPT_ACTIMEO]);
 		return all;
 	}
-	int v = vers_index(c, &u);
+	enum st_vers v = vers_of(c, &u);
 	const char *from = c->v[ST_OPT_VERS] == ST_UNSET ? " (the URL's version)" : "";
-	if (v >= 2) {
+	if (v == ST_VERS_4_1 || v == ST_VERS_4_2) {
 		snprintf(why, n, "vers=%s: libnfs 4.0.0 speaks NFSv4.0 only (no minor versions)",
 			 st_options[ST_OPT_VERS].choices[v]);
 		return all;
 	}
-	if (v == 1) {
+	if (v == ST_VERS_4) {
 		snprintf(why, n, "vers=4%s: libnfs 4.0.0 cannot write over NFSv4 (writes of more "
 				 "than ~3.9 KB fail to encode)", from);
 		return writes;

@@ -151,15 +151,15 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 	atomic_store_explicit(&t->live, 0, memory_order_relaxed);
 
 	char path[ST_STR_MAX];
-	int owner = (!write && c->v[ST_OPT_REORDER]) ? w->a.partner : w->a.rank;
+	int owner = (!write && c->v[ST_OPT_REORDER] == ST_ON) ? w->a.partner : w->a.rank;
 	st_worker_file_path(w->a.run_dir, owner, t->index, path, sizeof(path));
 	unsigned flags = write ? ST_OPEN_WRITE : ST_OPEN_READ;
 	if (layout || phase == ST_PHASE_WRITE)
 		flags |= ST_OPEN_CREATE;
 	if (layout)
 		flags |= ST_OPEN_LAYOUT;
-	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == 1;
-	if (c->v[ST_OPT_DIRECT])
+	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == ST_ON;
+	if (c->v[ST_OPT_DIRECT] == ST_ON)
 		flags |= ST_OPEN_DIRECT;
 
 	uint64_t nblocks = (uint64_t)(w->size / w->block);
@@ -263,7 +263,7 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 			break;
 		}
 	}
-	if (write && c->v[ST_OPT_FSYNC] && !r->error.err) {
+	if (write && c->v[ST_OPT_FSYNC] == ST_ON && !r->error.err) {
 		rc = w->e->fsync(t->ts, fh);
 		if (rc < 0)
 			set_error(r, -rc, ST_OP_FSYNC, phase, 0);
@@ -319,7 +319,7 @@ static void *io_thread_main(void *arg)
 		t->buf = p;
 	}
 	if (!t->ps.err) {
-		fill_buffer(t->buf, (size_t)w->block, c->v[ST_OPT_DATA] == 1,
+		fill_buffer(t->buf, (size_t)w->block, c->v[ST_OPT_DATA] == ST_DATA_RANDOM,
 			    (uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0] ^ ((uint64_t)w->a.rank << 20) ^
 				    (uint64_t)t->index);
 		rc = w->e->thread_init(w->rs, t->index, &t->ts, msg, sizeof(msg));
@@ -563,7 +563,7 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
 				rr->error = r->error;
 				rr->error.count = 0;
 				char path[ST_STR_MAX];
-				int owner = (!phase_is_write(phase) && w->a.combo->v[ST_OPT_REORDER])
+				int owner = (!phase_is_write(phase) && w->a.combo->v[ST_OPT_REORDER] == ST_ON)
 						    ? w->a.partner
 						    : w->a.rank;
 				st_worker_file_path(w->a.run_dir, owner, i, path, sizeof(path));

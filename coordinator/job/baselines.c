@@ -128,7 +128,7 @@ static void disk_step(const struct st_baseline_ctx *b, int s)
 
 void st_run_baselines(const struct st_baseline_ctx *b)
 {
-	if (b->cfg->o[ST_OPT_BASELINE].v[0] != 1)
+	if (b->cfg->o[ST_OPT_BASELINE].v[0] != ST_ON)
 		return;
 	/* one client rank per client host: the lowest */
 	int *reps = calloc((size_t)b->size, sizeof(int)), nreps = 0;

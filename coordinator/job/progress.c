@@ -33,8 +33,10 @@ static int user_sees_terminal(void)
 int st_progress_mode(const struct job *j)
 {
 	int64_t pm = j->cfg.o[ST_OPT_PROGRESS].v[0];
-	int mode = j->quiet || pm == 3 ? PROGRESS_NONE : pm == 1 ? PROGRESS_LIVE : PROGRESS_PLAIN;
-	if (!j->quiet && pm == 0 && j->rank == 0 && user_sees_terminal())
+	int mode = j->quiet || pm == ST_PROGRESS_NONE ? PROGRESS_NONE
+		   : pm == ST_PROGRESS_LIVE	      ? PROGRESS_LIVE
+						      : PROGRESS_PLAIN;
+	if (!j->quiet && pm == ST_PROGRESS_AUTO && j->rank == 0 && user_sees_terminal())
 		mode = PROGRESS_LIVE;
 	return mode;
 }
