@@ -72,3 +72,26 @@ once_mixed_install_is_refused() {
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 16384")" 4 \
 		"both ranks wrote and read"
 }
+
+# The layout's dependency rule (tests/layout.sh, over the #include lines):
+# it holds for the tree, it catches a header of another room included
+# against it, and README's Layout states the same rule.
+once_dependency_rule_holds() {
+	sh "$TOP/tests/layout.sh" "$TOP" || fail "the tree breaks the layout's dependency rule" || return 1
+	mkdir tree
+	cp -r "$TOP/common" "$TOP/worker" "$TOP/coordinator" tree/ || return 1
+	echo '#include "../coordinator/store/store.h"' >>tree/common/util.c
+	echo '#include <mpi.h>' >>tree/coordinator/store/runs.c
+	echo '#include "../job/state.h"' >>tree/coordinator/report/report.c
+	echo '#include <sqlite3.h>' >>tree/worker/worker.c
+	sh "$TOP/tests/layout.sh" tree >out && fail "four breaks of the rule went unseen" && return 1
+	for want in "common/util.c: includes coordinator/store/store.h: common/ must not depend on store/" \
+		"coordinator/store/runs.c: includes <mpi.h>, which store/ must not" \
+		"coordinator/report/report.c: includes coordinator/job/state.h: report/ must not depend on job/" \
+		"worker/worker.c: includes <sqlite3.h>, which worker/ must not"; do
+		grep -qxF "$want" out || { cat out; fail "not reported: $want"; return 1; }
+	done
+	sh "$TOP/tests/layout.sh" --rule | while read -r line; do
+		sed 's/^ *//' "$TOP/README.md" | grep -qxF "$line" || { fail "README.md's Layout lacks: $line"; exit 1; }
+	done
+}
