@@ -95,3 +95,19 @@ once_dependency_rule_holds() {
 		sed 's/^ *//' "$TOP/README.md" | grep -qxF "$line" || { fail "README.md's Layout lacks: $line"; exit 1; }
 	done
 }
+
+# README's Layout names every source file of the tree, in its folder's
+# entry (its stem: worker/engine_posix.c and .h are "engine_posix").
+once_readme_layout_names_every_file() {
+	# the Layout's tree: the code block after the rule, one entry per folder
+	sed -n '/^## Layout/,/^`make` builds/p' "$TOP/README.md" | sed -n '/^```$/,/^```$/p' >layout.txt
+	[ -s layout.txt ] || fail "no tree in README's Layout" || return 1
+	awk '/^[a-z]/ { split($1, p, "/"); top = p[1]; room = "" } /^  [a-z]+\// { split($1, p, "/"); room = p[1] }
+		/^ *[a-z]/ { print (room == "" ? top : "coordinator/" room) "\t" $0 }' layout.txt >entries.txt
+	missing=""
+	for f in $(cd "$TOP" && find common worker coordinator -name '*.[ch]' | sort); do
+		dir=$(dirname "$f") stem=$(basename "$f" | sed 's/\.[ch]$//')
+		grep "^$dir	" entries.txt | cut -f2 | grep -qw -- "$stem" || missing="$missing $f"
+	done
+	[ -z "$missing" ] || fail "README's Layout does not name:$missing"
+}
