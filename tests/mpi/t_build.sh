@@ -111,3 +111,24 @@ once_readme_layout_names_every_file() {
 	done
 	[ -z "$missing" ] || fail "README's Layout does not name:$missing"
 }
+
+# The store and the read-only subcommands with common/ link, and run, with
+# SQLite and libcrypto alone: no MPI, hwloc, libuuid or libnfs.
+once_store_and_reports_link_without_mpi() {
+	B="$TOP/build"
+	cat >runs.c <<'C'
+#include "coordinator/report/subcmd.h"
+int main(int argc, char **argv)
+{
+	struct st_subargs a = { .cmd = "runs", .db = argv[argc - 1], .format = ST_FMT_CSV };
+	return st_cmd_runs(&a);
+}
+C
+	objs=$(cd "$TOP" && ls common/*.c coordinator/store/*.c coordinator/report/*.c | sed "s#^#$B/#; s#\.c\$#.o#")
+	cc -std=c11 -D_GNU_SOURCE -I"$TOP" -o runs runs.c $objs "$B/sql_embed.o" -lsqlite3 -lcrypto -lm ||
+		fail "common/, store/ and report/ do not link without MPI" || return 1
+	ldd ./runs | grep -q 'libmpi\|libhwloc\|libnfs\|libuuid' && fail "linked: $(ldd ./runs)" && return 1
+	$ST --engine null --block 4k --size 8k --db "$T/s.db" --quiet || return 1
+	./runs "$T/s.db" >runs.csv || fail "runs, without MPI" || return 1
+	expect_eq "$(grep -c ",1/1,0,complete," runs.csv)" 1 "the run, read without MPI"
+}
