@@ -11,7 +11,7 @@
  * MPI starts its own, and read from a signalfd), so mpirun's kill wave and a
  * Ctrl-C also leave an aborted run with a reason. A rank that hangs instead
  * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
- * job's deadline checks (job.c) name it and call st_watch_abort.
+ * job's deadline checks (steps.c) name it and call st_watch_abort.
  *
  * The first reason wins; it is written by a connection of its own, so it
  * does not wait for the main thread. Every function is safe to call with

@@ -23,7 +23,7 @@
 
 #include <nfsc/libnfs.h>
 
-#define WHY_MAX 256 /* what the engine gives url_parse */
+#define WHY_MAX 256 /* what the libnfs engine gives st_nfs_url_parse */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
