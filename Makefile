@@ -5,6 +5,7 @@
 #   make check      unit + MPI tests, on the normal and the ASan+UBSan build; a short fuzz run
 #   make demo       install what is missing (as root), build, run a sweep, report
 #   make sanitize   build build-san/stcluster with ASan+UBSan
+#   make nolibnfs   build build-nolibnfs/stcluster without the libnfs engine (NO_LIBNFS=1)
 #   make fuzz-build build the libFuzzer targets of tests/fuzz/ into build-fuzz/ (clang)
 #   make fuzz       run each of them FUZZ_SECONDS (600) on a corpus kept in build-fuzz/
 #   make install    PREFIX=/usr/local (bin/stcluster, share/man/man1/stcluster.1)
@@ -15,7 +16,6 @@ DESTDIR  ?=
 CC       ?= cc
 BUILD    ?= build
 PKGS     := ompi-c hwloc uuid sqlite3 libcrypto
-VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 ifeq ($(V),1)
 Q :=
@@ -23,11 +23,18 @@ else
 Q := @
 endif
 
-# optional: the libnfs engine, when libnfs is there (tests/deps.sh installs it)
-ifeq ($(shell pkg-config --exists libnfs && echo yes),yes)
+# optional: the libnfs engine, when libnfs is there (tests/deps.sh installs
+# it); NO_LIBNFS=1 leaves it out even then (make check builds so once).
+# Without it the binary says so for --engine libnfs; the nfs:// parser
+# (worker/lnfs_url.c) is plain C and always built.
+ifneq ($(NO_LIBNFS),1)
+HAVE_LIBNFS := $(shell pkg-config --exists libnfs && echo yes)
+endif
+ifeq ($(HAVE_LIBNFS),yes)
 PKGS     += libnfs
 FEATURES += -DST_HAVE_LIBNFS
 endif
+LIBNFS_SRC := worker/engine_libnfs.c worker/lnfs_rpc.c
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -42,8 +49,9 @@ CFLAGS  += -Wno-unknown-warning-option
 endif
 LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC := $(wildcard common/*.c) $(wildcard worker/*.c) \
-           $(filter-out coordinator/main.c,$(wildcard coordinator/*.c))
+LIB_SRC := $(wildcard common/*.c) \
+           $(filter-out $(if $(HAVE_LIBNFS),,$(LIBNFS_SRC)),$(wildcard worker/*.c)) \
+           $(filter-out coordinator/main.c,$(wildcard coordinator/*.c coordinator/*/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sql_embed.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -55,7 +63,7 @@ DEPS    := $(LIB_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(BUILD)/coordin
 # coverage with ASan and UBSan, linked with libFuzzer's main
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= $(filter-out fuzz_check,$(basename $(notdir $(FUZZ_SRC))))
+FUZZ_TARGETS ?= $(filter-out fuzz_check $(if $(HAVE_LIBNFS),,fuzz_url),$(basename $(notdir $(FUZZ_SRC))))
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 ifeq ($(BUILD),build)
@@ -64,7 +72,7 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: FORCE all check demo deps sanitize install clean unit bench man fuzz fuzz-build fuzz-targets
+.PHONY: FORCE all check demo deps sanitize nolibnfs wire-other install clean unit bench man fuzz fuzz-build fuzz-targets
 all: $(BIN) $(BUILD)/unit $(BUILD)/stcluster.1
 
 # objects are rebuilt when the flags change (a feature found, a sanitizer)
@@ -93,7 +101,18 @@ $(BUILD)/libstcluster.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/coordinator/main.o $(BUILD)/coordinator/store.o: EXTRA_DEFS = -DST_VERSION='"$(VERSION)"'
+# the version (--version, the man page, run.stcluster_version): git describe
+# of the tree, -dirty with uncommitted changes. The header is written only
+# when that text changes, so a new commit (or a first edit) rebuilds the two
+# objects that include it, and nothing else.
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+VERSION_OBJ := $(BUILD)/coordinator/main.o $(BUILD)/coordinator/store/store.o
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define ST_VERSION "$(VERSION)"' | cmp -s - $@ || \
+		{ $(if $(Q),echo "  GEN     $@";) echo '#define ST_VERSION "$(VERSION)"' > $@; }
+$(VERSION_OBJ): $(BUILD)/gen/version.h
+$(VERSION_OBJ): EXTRA_DEFS = -I$(BUILD)/gen
 
 $(BIN): $(BUILD)/coordinator/main.o $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")
@@ -112,6 +131,16 @@ man: $(BUILD)/stcluster.1
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
+
+# the build without the optional libnfs engine, as on a machine without
+# libnfs-dev (tests/mpi/t_bad_input.sh: once_built_without_libnfs runs it)
+nolibnfs:
+	$(MAKE) BUILD=build-nolibnfs NO_LIBNFS=1 all
+
+# a binary of another wire version (common/wire.h), for the test that a
+# job mixing it with ./stcluster is refused (t_build.sh)
+wire-other:
+	$(MAKE) BUILD=build-wire EXTRA_CFLAGS="-DST_WIRE_VERSION=999" build-wire/stcluster
 
 sanitize:
 	$(MAKE) BUILD=build-san EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" EXTRA_LDFLAGS="-fsanitize=address,undefined" all
@@ -141,6 +170,8 @@ check: deps
 	$(MAKE) -j$(NPROC) sanitize
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) -j$(NPROC) fuzz-build; \
 	else echo "no $(FUZZ_CC): the fuzz step of tests/run.sh says so"; fi
+	$(MAKE) -j$(NPROC) nolibnfs
+	$(MAKE) -j$(NPROC) wire-other
 	sh tests/run.sh
 
 # set-up on a fresh Debian 12 machine: what is missing, installed when root
@@ -160,6 +191,6 @@ install: $(BIN) $(BUILD)/stcluster.1
 	install -m 644 $(BUILD)/stcluster.1 $(DESTDIR)$(PREFIX)/share/man/man1/stcluster.1
 
 clean:
-	rm -rf build build-san build-fuzz stcluster
+	rm -rf build build-san build-fuzz build-nolibnfs build-wire stcluster
 
 -include $(DEPS)

@@ -114,6 +114,26 @@ struct st_opt_def {
 
 extern const struct st_opt_def st_options[ST_OPT_COUNT];
 
+/*
+ * The values of each choice option (ST_T_ENUM), as stored in st_optval.v
+ * and st_combo.v: the index of the word in its choices list. The lists in
+ * options.c are written with these as designated initializers, and a
+ * _Static_assert there ties each list's length to its enum, so the word
+ * and the number cannot drift apart; compare with these, never with bare
+ * numbers.
+ */
+enum st_engine_kind { ST_ENGINE_POSIX, ST_ENGINE_NULL, ST_ENGINE_LIBNFS, ST_ENGINE_COUNT };
+enum st_on_off { ST_OFF, ST_ON, ST_ON_OFF_COUNT }; /* direct, fsync, reorder, verify, baseline */
+enum st_bind { ST_BIND_NONE, ST_BIND_CORE, ST_BIND_PU, ST_BIND_NUMA, ST_BIND_COUNT };
+enum st_data { ST_DATA_ZERO, ST_DATA_RANDOM, ST_DATA_COUNT };
+enum st_vers { ST_VERS_3, ST_VERS_4, ST_VERS_4_1, ST_VERS_4_2, ST_VERS_COUNT };
+enum st_proto { ST_PROTO_TCP, ST_PROTO_UDP, ST_PROTO_RDMA, ST_PROTO_COUNT };
+enum st_sync { ST_SYNC_SYNC, ST_SYNC_ASYNC, ST_SYNC_COUNT };
+enum st_hard { ST_HARD_HARD, ST_HARD_SOFT, ST_HARD_COUNT };
+enum st_ac { ST_AC_AC, ST_AC_NOAC, ST_AC_COUNT };
+enum st_progress { ST_PROGRESS_AUTO, ST_PROGRESS_LIVE, ST_PROGRESS_PLAIN, ST_PROGRESS_NONE,
+		   ST_PROGRESS_COUNT };
+
 enum st_phase {
 	ST_PHASE_WRITE,
 	ST_PHASE_REWRITE,
@@ -154,7 +174,8 @@ const char *st_optval_str(const struct st_optval *ov, int i);
 /* Look an option up by name (without dashes); -1 if unknown. */
 int st_opt_find(const char *name);
 
-/* Fill every option with its default. */
+/* Fill every option with its default. A default its own parser refuses is
+ * a bug in the table: reported on stderr, then abort(). */
 void st_config_defaults(struct st_config *cfg);
 
 /*
@@ -196,7 +217,7 @@ void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *
 /* Bitmask of phases (1u << ST_PHASE_*). */
 unsigned st_config_phases(const struct st_config *cfg);
 
-/* The full --help text. */
+/* --help's text of the options (main.c prints the usage lines above it). */
 void st_config_help(FILE *out);
 
 /* The configuration as plan text (every option that has a value), which

@@ -1,10 +1,9 @@
 /*
- * util.c - clocks, string and errno helpers, the fatal path.
+ * util.c - clocks, string and errno helpers.
  */
 #include "util.h"
 
 #include <errno.h>
-#include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,26 +103,4 @@ void st_iso_time(int64_t wall_ns, char *buf, size_t n)
 	char base[32];
 	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, n, "%s.%03dZ", base, (int)((wall_ns / 1000000) % 1000));
-}
-
-_Noreturn void st_die_at(const char *file, int line, const char *fmt, ...)
-{
-	char host[256] = "?";
-	int rank = -1, inited = 0, finalized = 0;
-	gethostname(host, sizeof(host) - 1);
-	MPI_Initialized(&inited);
-	MPI_Finalized(&finalized);
-	if (inited && !finalized)
-		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "stcluster: fatal on rank %d (%s) at %s:%d: ", rank, host, file,
-		line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	fflush(NULL);
-	if (inited && !finalized)
-		MPI_Abort(MPI_COMM_WORLD, 3);
-	exit(3);
 }

@@ -1,6 +1,6 @@
 /*
  * util.h - small helpers every module shares: clocks, bounded string copy,
- * errno names, and the one fatal path.
+ * errno names. The one fatal path of the MPI job is coordinator/job/die.h.
  *
  * Invariants: nothing here keeps state; every function is thread-safe.
  */
@@ -34,11 +34,5 @@ int st_errno_parse(const char *s, int *out);
 
 /* ISO-8601 UTC text of a wall-clock time in ns ("2026-11-30T01:23:45.123Z"). */
 void st_iso_time(int64_t wall_ns, char *buf, size_t n);
-
-/* The one fatal path: prints rank, host, file:line and the message, flushes,
- * and aborts the MPI job (or exits when MPI is not running). Never returns. */
-_Noreturn void st_die_at(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-#define st_die(...) st_die_at(__FILE__, __LINE__, __VA_ARGS__)
 
 #endif

@@ -1,7 +1,9 @@
 /*
- * wire.c - names of the enums that cross MPI.
+ * wire.c - names of the enums that cross MPI, and the wire stamp (see wire.h).
  */
 #include "wire.h"
+
+#include "options.h"
 
 const char *const st_op_names[ST_OP_COUNT] = {
 	[ST_OP_NONE] = "none",	     [ST_OP_PREPARE] = "prepare", [ST_OP_MKDIR] = "mkdir",
@@ -12,3 +14,22 @@ const char *const st_op_names[ST_OP_COUNT] = {
 };
 
 const char *const st_role_names[] = { "client", "server", "idle" };
+
+uint64_t st_wire_stamp(void)
+{
+	const size_t sizes[] = {
+		sizeof(struct st_config),	  sizeof(struct st_combo),
+		sizeof(struct st_host_info),	  sizeof(struct st_prepare_status),
+		sizeof(struct st_effective),	  sizeof(struct st_rank_result),
+		sizeof(struct st_thread_result),  sizeof(struct st_hist),
+		sizeof(struct st_sample),	  sizeof(struct st_progress_msg),
+		sizeof(struct st_mount_msg),	  sizeof(struct st_cache_drop_msg),
+		sizeof(struct st_netbench_msg),	  sizeof(struct st_diskbench_msg),
+	};
+	uint32_t h = 2166136261u; /* FNV-1a over the sizes */
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		h ^= (uint32_t)sizes[i];
+		h *= 16777619u;
+	}
+	return (uint64_t)ST_WIRE_VERSION << 32 | h;
+}

@@ -1,10 +1,24 @@
 /*
- * wire.h - the fixed-width, pointer-free structs that cross MPI.
+ * wire.h - the fixed-width, pointer-free structs that cross MPI: every one
+ * (with st_config and st_combo, in options.h). They travel as MPI_BYTE
+ * arrays of sizeof(struct): never as hand-counted MPI struct types.
  *
- * Each struct starts with a version; rank 0 refuses results of another
- * version (all ranks run the same binary in practice, but a mixed install
- * must fail loudly, not misread bytes). They travel as MPI_BYTE arrays of
- * sizeof(struct): never as hand-counted MPI struct types.
+ * All ranks run the same binary in practice, but a mixed install must fail
+ * loudly, not misread bytes. So before anything else crosses, rank 0
+ * gathers every rank's st_wire_stamp() - ST_WIRE_VERSION and the size of
+ * each struct below - and ends the job naming a rank whose stamp differs.
+ * Bump ST_WIRE_VERSION with any change to these structs' meaning (a change
+ * of size the stamp sees by itself).
+ *
+ * On top of that, the structs that carry results or a combination start
+ * with a version, checked where they arrive: st_host_info, st_combo,
+ * st_prepare_status, st_rank_result, st_thread_result (rank 0 checks what
+ * it gathers, every rank the combination it is sent). The others need no
+ * version of their own: st_config (broadcast once, at the start),
+ * st_effective (inside st_prepare_status), st_hist (inside the results),
+ * st_sample and the small messages at the end of this file cross only after
+ * the stamp matched, between ranks of one job, and carry no figure a stale
+ * layout could turn into a plausible wrong one unseen by the stamp.
  */
 #ifndef ST_WIRE_H
 #define ST_WIRE_H
@@ -14,7 +28,9 @@
 
 #include <stdint.h>
 
+#ifndef ST_WIRE_VERSION /* make wire-other builds another one, for its test */
 #define ST_WIRE_VERSION 1
+#endif
 
 enum st_op {
 	ST_OP_NONE,
@@ -136,5 +152,60 @@ struct st_host_info {
 	int32_t speed_mbps;   /* of that interface (-1 unknown) */
 	char iface[24];	      /* that interface */
 };
+
+/* One value a server rank sampled (worker/sampler.h): a rate over the
+ * interval ending at t_ns. */
+struct st_sample {
+	int64_t t_ns;	  /* end of the interval, common timeline (ns) */
+	int32_t rank;	  /* MPI rank that sampled (set by the job) */
+	int32_t pad;
+	char metric[24];  /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, net_rx_mbps,
+			     net_tx_mbps, disk_read_mbps, disk_write_mbps,
+			     disk_read_iops, disk_write_iops, nfsd_cpu_pct */
+	char device[24];  /* interface or disk; "" for host-wide metrics */
+	double value;	  /* percent of all CPUs, or 10^6 bytes/s, or ops/s */
+};
+
+/* ---- the job's small messages (coordinator/job/) ---- */
+
+/* A rank's bytes so far in a live phase, to rank 0 (progress.c). */
+struct st_progress_msg {
+	uint64_t bytes; /* moved by its threads so far */
+	int32_t done;	/* its threads are done */
+	int32_t pad;
+};
+
+/* --mount: how local rank 0's mount went, to the ranks of its host (combo.c). */
+struct st_mount_msg {
+	int32_t rc;	   /* 0 or -errno */
+	char msg[240];	   /* why, when rc */
+};
+
+/* --mount: how local rank 0 dropped the host's cache, to the ranks of its host. */
+struct st_cache_drop_msg {
+	char method[24];   /* "remount", "drop_caches", "failed" */
+	char msg[200];	   /* why it failed */
+};
+
+/* What each rank tells rank 0 after one network baseline step (baselines.c). */
+struct st_netbench_msg {
+	int32_t rc;		   /* 0 or -errno */
+	int32_t receiver;	   /* this rank counted received bytes */
+	uint64_t bytes;		   /* moved */
+	int64_t first_ns, last_ns; /* first and last byte, common timeline (ns) */
+};
+
+/* A server rank's disk baseline, to every rank (baselines.c). */
+struct st_diskbench_msg {
+	int32_t rc;	/* 0 or -errno */
+	int32_t direct; /* O_DIRECT was granted */
+	double w, r;	/* write (with fsync) and read, 10^6 bytes/s */
+	char msg[200];	/* why, when rc */
+};
+
+/* ST_WIRE_VERSION in the high 32 bits, a hash of the sizes of every struct
+ * that crosses MPI in the low ones: equal on two ranks when they can
+ * exchange those structs. */
+uint64_t st_wire_stamp(void);
 
 #endif

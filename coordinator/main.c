@@ -1,44 +1,148 @@
 /*
  * main.c - the stcluster binary: dispatch only.
+ *
+ * One table of the read-only subcommands (their name, function, synopsis,
+ * help and options: cli.h); everything else is the MPI job (job/). main is
+ * also where the rooms meet: it hands the job the report a run prints when
+ * it ends, and the man page the subcommand table.
  */
 #include "../common/options.h"
-#include "analysis.h"
-#include "audit.h"
-#include "job.h"
-#include "report.h"
+#include "cli.h"
+#include "job/job.h"
+#include "man.h"
+#include "report/report.h"
+#include "report/subcmd.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#ifndef ST_VERSION
-#define ST_VERSION "dev"
-#endif
+#include "version.h" /* generated: $(BUILD)/gen/version.h (the Makefile) */
+
+static const struct st_subcmd subcmds[] = {
+	{ .name = "report",
+	  .run = st_cmd_report,
+	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML,
+	  .maxpos = 0,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "One run (default: the last), one row per combination and phase: every option that "
+		  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
+		  "latency percentiles, errors, and the bottleneck verdict when the run measured "
+		  "baselines. With --top N: the N best combinations of each phase, one row each "
+		  "(iterations averaged, with their 95 % interval): options, bytes, time, aggregate "
+		  "MB/s, slowest and fastest client, verdict (sql/queries/top.sql). With --html FILE: "
+		  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
+		  "combination and phase with the per-client spread, main effects, the interaction of "
+		  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
+		  "hosts and the command line); FILE - is standard output." },
+	{ .name = "runs",
+	  .run = st_cmd_runs,
+	  .synopsis = "[--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
+	  .maxpos = 0,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "Every run stored: id, start, label, hosts, ranks, combinations stored of planned, "
+		  "failed combinations, status." },
+	{ .name = "query",
+	  .run = st_cmd_query,
+	  .synopsis = "\"SQL\" [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
+	  .maxpos = 1,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "Any SQL over every run stored; the store is opened read-only. The tables and views "
+		  "are described in sql/README.md." },
+	{ .name = "compare",
+	  .run = st_cmd_compare,
+	  .synopsis = "RUN_A RUN_B [--phase P] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_PHASE,
+	  .maxpos = 2,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "The combinations both runs ran (the same value of every sweep option), side by side "
+		  "per phase: iterations, mean aggregate MB/s and its 95 % confidence interval in each, "
+		  "the change of B against A in %, the p-value of Welch's t-test and a verdict: better "
+		  "or worse only when the difference is larger than the noise (p < 0.05, which needs "
+		  "--iterations 3 or more in both runs), else within noise, or too few iterations. "
+		  "A run is an id, a unique prefix of one, last, or last~N (N runs before the last) "
+		  "(sql/queries/compare.sql)." },
+	{ .name = "effects",
+	  .run = st_cmd_effects,
+	  .synopsis = "[--run ID|last] [--phase P] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE,
+	  .maxpos = 0,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "Which option matters and which pairs interact, per phase: for every option that "
+		  "varies in the run, the mean aggregate MB/s at each level with its spread (sd, min, "
+		  "max) and the effect (largest minus smallest level mean); for every pair of such "
+		  "options, the cell means and the interaction effect (the largest minus the smallest "
+		  "departure of a cell from what the two main effects predict). Sorted by effect, "
+		  "largest first (sql/queries/effects.sql)." },
+	{ .name = "history",
+	  .run = st_cmd_history,
+	  .synopsis = "[--where EXPR] [--phase P] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE,
+	  .maxpos = 0,
+	  .formats = ST_CLI_ALL_FORMATS,
+	  .help =
+		  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
+		  "configurations EXPR selects, beside the earlier runs of the same configuration on "
+		  "the same hosts, with a verdict: regression or improvement when the difference is "
+		  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
+		  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
+		  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "
+		  "written with units, enum values without quotes (sql/queries/history.sql)." },
+	{ .name = "audit",
+	  .run = st_cmd_audit,
+	  .synopsis = "RUN [--format table|json] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
+	  .maxpos = 1,
+	  .formats = 1u << ST_FMT_TABLE | 1u << ST_FMT_JSON,
+	  .help =
+		  "Whether the stored results of a run were altered since the run wrote them. Every run "
+		  "stores SHA-256 hashes of its rows, each written in the transaction that writes the "
+		  "rows: of its configuration (the run row but its status and finish time, and its "
+		  "hosts), of its baselines, of each combination (its rows in every result table) and "
+		  "of the whole result (the status and finish time, the baselines' hash and every "
+		  "combination's hash in order). audit recomputes each from the rows and prints one "
+		  "line per hash: ok, or ALTERED, naming each altered combination by its seq (0-based, "
+		  "as combo.seq). Exit status 0 when every hash matches, 1 when something was altered. "
+		  "A run written by an older stcluster has no hashes, and is said to have none. The "
+		  "hashes find changes, not a forger: who can write the store can write new hashes "
+		  "too. RUN is an id, a unique prefix of one, last, or last~N. Only --format table "
+		  "(default) and json." },
+};
+
+#define NCMDS (sizeof(subcmds) / sizeof(subcmds[0]))
+
+/* The report a run prints when it ends: the one `stcluster report` prints. */
+static int run_report(struct st_store *s, const char *run_id, FILE *out)
+{
+	struct st_report_opts ro = ST_REPORT_OPTS_INIT;
+	ro.run = run_id;
+	return st_report_print(st_store_db(s), &ro, out);
+}
 
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
-		if (strcmp(argv[1], "report") == 0)
-			return st_cmd_report(argc - 1, argv + 1);
-		if (strcmp(argv[1], "runs") == 0)
-			return st_cmd_runs(argc - 1, argv + 1);
-		if (strcmp(argv[1], "query") == 0)
-			return st_cmd_query(argc - 1, argv + 1);
-		if (strcmp(argv[1], "compare") == 0)
-			return st_cmd_compare(argc - 1, argv + 1);
-		if (strcmp(argv[1], "effects") == 0)
-			return st_cmd_effects(argc - 1, argv + 1);
-		if (strcmp(argv[1], "history") == 0)
-			return st_cmd_history(argc - 1, argv + 1);
-		if (strcmp(argv[1], "audit") == 0)
-			return st_cmd_audit(argc - 1, argv + 1);
+		const struct st_subcmd *c = st_cli_find(subcmds, NCMDS, argv[1]);
+		if (c)
+			return st_cli_run(c, argc - 1, argv + 1);
 		/* hidden: the build writes stcluster(1) with it */
 		if (argc == 2 && strcmp(argv[1], "--help-man") == 0) {
-			st_man_page(stdout, ST_VERSION);
+			st_man_page(stdout, ST_VERSION, subcmds, NCMDS);
 			return fflush(stdout) ? 1 : 0;
 		}
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
 			    (i == 1 && strcmp(argv[i], "help") == 0)) {
+				st_cli_usage(subcmds, NCMDS, stdout);
+				fputc('\n', stdout);
 				st_config_help(stdout);
 				return 0;
 			}
@@ -48,5 +152,5 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	return st_cmd_run(argc, argv);
+	return st_cmd_run(argc, argv, run_report);
 }

@@ -13,7 +13,7 @@
 --
 -- Hashes (version 2; `stcluster audit RUN` recomputes them): SHA-256 hex of
 -- a canonical serialization of rows, written in the same transaction as
--- the rows they cover; coordinator/store.c lists what each one covers. A
+-- the rows they cover; coordinator/store/hash.c lists what each one covers. A
 -- run written by an older stcluster has none (NULL). A column added by a
 -- later version must default to NULL, so that the hashes of the rows
 -- written before stay valid.

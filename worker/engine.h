@@ -1,10 +1,12 @@
 /*
  * engine.h - the one I/O engine interface.
  *
- * An engine is a const table of function pointers with a name, a version
- * and capability flags; all engines are registered in st_engines[] (the
- * only place an optional engine's #ifdef lives) and checked once when one
- * is chosen. Engines keep their state in handles: a rank state made by
+ * An engine is a const table of function pointers with a name and the one
+ * capability flag the core reads; all engines are registered in
+ * st_engines[] (engines.c: the only place an optional engine's #ifdef
+ * lives) and checked once when one is chosen. What only one engine needs
+ * stays with it: the posix engine's system-call seam is engine_posix.h,
+ * the nfs:// parser lnfs_url.h. Engines keep their state in handles: a rank state made by
  * setup() for one combination, and a thread state per I/O thread, owned by
  * that thread (libnfs contexts are not thread-safe). Paths are relative to
  * the target; an engine never touches anything outside it.
@@ -22,9 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define ST_EC_DIRECT 0x1u  /* honours ST_OPEN_DIRECT (cache bypass) */
-#define ST_EC_REAL_IO 0x2u /* does real storage I/O */
-#define ST_EC_NEEDS_TARGET_DIR 0x4u /* target is a local path that must exist */
+#define ST_EC_NEEDS_TARGET_DIR 0x1u /* target is a local path that must exist */
 
 #define ST_OPEN_READ 0x1u
 #define ST_OPEN_WRITE 0x2u
@@ -32,23 +32,18 @@
 #define ST_OPEN_DIRECT 0x8u /* bypass the client cache */
 #define ST_OPEN_LAYOUT 0x10u /* untimed set-up write: any way that works may be used */
 
-struct st_posix_sys; /* system-call seam of the posix engine (engine_posix.c) */
-
 /* What an engine gets to set itself up for one combination on one rank. */
 struct st_engine_env {
 	const struct st_config *cfg;	  /* run options */
 	const struct st_combo *combo;	  /* this combination */
 	int rank;			  /* MPI rank */
-	int nranks;			  /* MPI size */
-	const struct st_posix_sys *sys;	  /* posix: system-call table, NULL = real */
 	struct st_effective *eff;	  /* out: what the options really are */
 	int64_t deadline_ns;		  /* local clock: give up connecting after this */
 };
 
 struct st_engine {
-	const char *name;    /* as given to --engine */
-	const char *version; /* of the engine (and its library) */
-	unsigned caps;	     /* ST_EC_* */
+	const char *name; /* as given to --engine */
+	unsigned caps;	  /* ST_EC_* */
 
 	/* The phases (mask of 1u << ST_PHASE_*) this engine cannot run for
 	 * combination c, and why; 0 = all. A pure function of its arguments, so
@@ -94,21 +89,15 @@ extern const struct st_engine *const st_engines[];
 /* The engine of that name, or NULL. */
 const struct st_engine *st_engine_find(const char *name);
 
+/* Why this build has no engine of that name (an optional one it was built
+ * without), or NULL. */
+const char *st_engine_left_out(const char *name);
+
 /* 0 when every entry of e is filled in; otherwise -1 with the missing one. */
 int st_engine_check(const struct st_engine *e, const char **missing);
 
 extern const struct st_engine st_engine_posix;
 extern const struct st_engine st_engine_null;
 extern const struct st_engine st_engine_libnfs;
-
-/*
- * The libnfs engine's strict check of an nfs:// --target URL, exactly as its
- * validate() applies it: a pure function of the text (no network, no libnfs
- * call), for tests and the fuzzer. 0 with the URL's server and export path
- * copied into server (sn bytes) and path (pn bytes) when they are not NULL;
- * or -1 with one line in why (n bytes).
- */
-int st_lnfs_url_check(const char *url, char *server, size_t sn, char *path, size_t pn,
-		      char *why, size_t n);
 
 #endif

@@ -183,8 +183,6 @@ static int null_path_op(void *rs, const char *path)
 
 const struct st_engine st_engine_null = {
 	.name = "null",
-	.version = "1",
-	.caps = ST_EC_DIRECT,
 	.setup = null_setup,
 	.teardown = null_teardown,
 	.thread_init = null_thread_init,

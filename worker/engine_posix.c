@@ -43,12 +43,13 @@ struct posix_file {
 	int fd;
 };
 
-static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
+int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_sys *sys,
+			void **rs, char *msg, size_t n)
 {
 	struct posix_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->sys = env->sys ? env->sys : &st_posix_sys_real;
+	r->sys = sys;
 	const char *target = env->cfg->o[ST_OPT_TARGET].s;
 	r->dirfd = r->sys->openat(AT_FDCWD, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (r->dirfd < 0) {
@@ -74,6 +75,11 @@ static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, si
 	}
 	*rs = r;
 	return 0;
+}
+
+static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
+{
+	return st_posix_setup_with(env, &st_posix_sys_real, rs, msg, n);
 }
 
 static void posix_teardown(void *rs)
@@ -267,8 +273,7 @@ static int posix_unlink(void *rs, const char *path)
 
 const struct st_engine st_engine_posix = {
 	.name = "posix",
-	.version = "1",
-	.caps = ST_EC_DIRECT | ST_EC_REAL_IO | ST_EC_NEEDS_TARGET_DIR,
+	.caps = ST_EC_NEEDS_TARGET_DIR,
 	.setup = posix_setup,
 	.teardown = posix_teardown,
 	.thread_init = posix_thread_init,

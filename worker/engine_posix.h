@@ -2,13 +2,18 @@
  * engine_posix.h - the posix engine's system-call seam.
  *
  * Every system call the posix engine makes goes through one of these
- * pointers, so tests can inject short writes, EIO, ENOSPC or EINTR
- * (pass a table in st_engine_env.sys). st_posix_sys_real calls the kernel.
- * Each function follows the kernel convention: -1 with errno set on error.
+ * pointers, so tests can inject short writes, EIO, ENOSPC or EINTR: a
+ * test's engine is a copy of st_engine_posix whose setup calls
+ * st_posix_setup_with its own table (the real table is never patched).
+ * st_posix_sys_real calls the kernel. Each function follows the kernel
+ * convention: -1 with errno set on error.
  */
 #ifndef ST_ENGINE_POSIX_H
 #define ST_ENGINE_POSIX_H
 
+#include "engine.h"
+
+#include <stddef.h>
 #include <sys/types.h>
 
 struct st_posix_sys {
@@ -22,5 +27,10 @@ struct st_posix_sys {
 };
 
 extern const struct st_posix_sys st_posix_sys_real;
+
+/* The posix engine's setup() with system calls through sys (which must
+ * outlive the rank state); st_engine_posix's setup passes st_posix_sys_real. */
+int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_sys *sys,
+			void **rs, char *msg, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * engines.c - the engine registry: the one array of engines.
+ * engines.c - the engine registry: the one array of engines, and the only
+ * place an optional engine's #ifdef lives.
  */
 #include "engine.h"
 
@@ -13,6 +14,24 @@ const struct st_engine *const st_engines[] = {
 #endif
 	NULL,
 };
+
+/* The engines --engine offers that this build left out, and why. */
+static const struct {
+	const char *name, *why;
+} left_out[] = {
+#ifndef ST_HAVE_LIBNFS
+	{ "libnfs", "it was built without libnfs: install libnfs-dev (tests/deps.sh), then make" },
+#endif
+	{ NULL, NULL },
+};
+
+const char *st_engine_left_out(const char *name)
+{
+	for (int i = 0; left_out[i].name; i++)
+		if (strcmp(left_out[i].name, name) == 0)
+			return left_out[i].why;
+	return NULL;
+}
 
 const struct st_engine *st_engine_find(const char *name)
 {
@@ -29,7 +48,7 @@ int st_engine_check(const struct st_engine *e, const char **missing)
 		*missing = #f;     \
 		return -1;         \
 	}
-	NEED(name) NEED(version) NEED(setup) NEED(teardown) NEED(thread_init) NEED(thread_fini)
+	NEED(name) NEED(setup) NEED(teardown) NEED(thread_init) NEED(thread_fini)
 	NEED(open) NEED(pwrite) NEED(pread) NEED(fsync) NEED(close) NEED(mkdir) NEED(rmdir)
 	NEED(unlink)
 #undef NEED

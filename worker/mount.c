@@ -178,7 +178,7 @@ int st_mount_options(const struct st_config *cfg, const struct st_combo *c, char
 			}
 			const char *text = st_options[id].choices[v];
 			/* "4" alone lets the client pick the highest minor version */
-			if (id == ST_OPT_VERS && strcmp(text, "4") == 0)
+			if (id == ST_OPT_VERS && v == ST_VERS_4)
 				text = "4.0";
 			if (nfs_opts[i].key)
 				ob_addf(&b, "%s=%s", nfs_opts[i].key, text);
@@ -515,9 +515,9 @@ static void seen_token(struct nfs_seen *s, const char *t, size_t len)
 	if (KEY("sync"))
 		s->sync = 1;
 	else if (KEY("hard"))
-		s->hard = 0;
+		s->hard = ST_HARD_HARD;
 	else if (KEY("soft") || KEY("softerr"))
-		s->hard = 1;
+		s->hard = ST_HARD_SOFT;
 	else if (KEY("noac"))
 		s->noac = 1;
 	else if (kl == len)
@@ -525,7 +525,7 @@ static void seen_token(struct nfs_seen *s, const char *t, size_t len)
 	else if (KEY("vers")) {
 		s->nfs = 1;
 		int i = vl == 3 && strncmp(v, "4.0", 3) == 0
-				? 1
+				? ST_VERS_4
 				: index_of(st_options[ST_OPT_VERS].choices, v, vl);
 		s->vers = i >= 0 ? i : -2;
 	} else if (KEY("proto")) {
@@ -658,7 +658,7 @@ void st_mount_effective(const char *fstype, const char *mount_opts, const char *
 		set_known(eff, ST_OPT_RSIZE, s.rsize);
 	if (s.wsize > 0)
 		set_known(eff, ST_OPT_WSIZE, s.wsize);
-	set_known(eff, ST_OPT_SYNC, s.sync ? 0 : 1);
+	set_known(eff, ST_OPT_SYNC, s.sync ? ST_SYNC_SYNC : ST_SYNC_ASYNC);
 	if (s.hard >= 0)
 		set_known(eff, ST_OPT_HARD, s.hard);
 	if (s.timeo >= 0)
@@ -667,7 +667,7 @@ void st_mount_effective(const char *fstype, const char *mount_opts, const char *
 		set_known(eff, ST_OPT_RETRANS, s.retrans);
 	/* the kernel prints nconnect only when it was given; otherwise one */
 	set_known(eff, ST_OPT_NCONNECT, s.nconnect > 0 ? s.nconnect : 1);
-	set_known(eff, ST_OPT_AC, s.noac ? 1 : 0);
+	set_known(eff, ST_OPT_AC, s.noac ? ST_AC_NOAC : ST_AC_AC);
 	if (s.ac[0] == s.ac[1] && s.ac[1] == s.ac[2] && s.ac[2] == s.ac[3])
 		set_known(eff, ST_OPT_ACTIMEO, s.ac[0]);
 }

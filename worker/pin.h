@@ -10,10 +10,10 @@
 #ifndef ST_PIN_H
 #define ST_PIN_H
 
+#include "../common/options.h" /* enum st_bind: the --bind values */
+
 #include <hwloc.h>
 #include <stddef.h>
-
-enum st_bind { ST_BIND_NONE, ST_BIND_CORE, ST_BIND_PU, ST_BIND_NUMA };
 
 /* Fill `set` with the PUs for that thread. Returns 0, or -1 when the
  * topology has no object of that kind (set is then the whole machine). */

@@ -6,25 +6,16 @@
  *
  * st_sampler_tick reads /proc once and appends one point per metric with
  * the rate over the interval since the previous tick. The first tick only
- * primes the counters. State lives in the handle; nothing is global.
+ * primes the counters (struct st_sample, in wire.h: the points cross MPI).
+ * State lives in the handle; nothing is global.
  */
 #ifndef ST_SAMPLER_H
 #define ST_SAMPLER_H
 
+#include "../common/wire.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-/* One sampled value: a rate over the interval ending at t_ns. Crosses MPI. */
-struct st_sample {
-	int64_t t_ns;	  /* end of the interval, common timeline (ns) */
-	int32_t rank;	  /* MPI rank that sampled (set by the job) */
-	int32_t pad;
-	char metric[24];  /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, net_rx_mbps,
-			     net_tx_mbps, disk_read_mbps, disk_write_mbps,
-			     disk_read_iops, disk_write_iops, nfsd_cpu_pct */
-	char device[24];  /* interface or disk; "" for host-wide metrics */
-	double value;	  /* percent of all CPUs, or 10^6 bytes/s, or ops/s */
-};
 
 struct st_sampler;
 

@@ -9,7 +9,7 @@
  */
 #include "worker.h"
 
-#include "../common/perm.h"
+#include "../common/permute.h"
 #include "../common/util.h"
 #include "pin.h"
 
@@ -134,84 +134,109 @@ int st_pattern_check(const void *buf, size_t len, uint64_t seed, int rank, int t
 	return bad;
 }
 
-/* The one phase loop. `layout` writes the file untimed during preparation. */
-static void run_phase(struct io_thread *t, int phase, int layout)
+/* The order a thread visits its file's blocks in: sequential, or a seeded
+ * permutation (random phases). With --iodepth N on reads, the next N-1
+ * blocks of that order are announced to an engine that can read ahead; the
+ * ring holds them until their turn. */
+struct block_order {
+	uint64_t nblocks;	 /* blocks in the file */
+	uint64_t k;		 /* blocks handed out so far */
+	int random;		 /* permutation (else sequential) */
+	struct st_permute perm;	 /* random: the order */
+	int ahead;		 /* announce blocks to the engine's prefetch */
+	int64_t depth;		 /* --iodepth */
+	uint64_t generated;	 /* ahead: blocks taken from the order so far */
+	struct {
+		uint64_t blk[256];
+		unsigned head, n;
+	} ring;			 /* ahead: blocks announced, not yet read */
+};
+
+static void order_init(struct block_order *o, const struct io_thread *t, int phase, int layout,
+		       int write)
 {
-	struct st_worker *w = t->w;
+	const struct st_worker *w = t->w;
 	const struct st_combo *c = w->a.combo;
+	memset(o, 0, sizeof(*o));
+	o->nblocks = (uint64_t)(w->size / w->block);
+	o->random = !layout && phase_is_random(phase);
+	if (o->random)
+		st_permute_init(&o->perm, o->nblocks,
+				st_mix64((uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0]) ^
+					((uint64_t)w->a.rank << 32) ^ ((uint64_t)t->index << 16) ^
+					(uint64_t)phase);
+	o->depth = c->v[ST_OPT_IODEPTH] == ST_UNSET ? 1 : c->v[ST_OPT_IODEPTH];
+	o->ahead = !write && o->depth > 1 && w->e->prefetch;
+}
+
+/* The next block to transfer (the caller hands out nblocks of them). */
+static uint64_t order_next(struct block_order *o, const struct io_thread *t, void *fh)
+{
+	const struct st_worker *w = t->w;
+	o->k++;
+	if (!o->ahead)
+		return o->random ? st_permute_next(&o->perm) : o->k - 1;
+	while (o->ring.n < (unsigned)o->depth && o->generated < o->nblocks) {
+		uint64_t b = o->random ? st_permute_next(&o->perm) : o->generated;
+		o->generated++;
+		o->ring.blk[(o->ring.head + o->ring.n++) % 256] = b;
+		if (o->ring.n > 1 &&
+		    w->e->prefetch(t->ts, fh, (size_t)w->block, b * (uint64_t)w->block) < 0) {
+			/* no room now: the rest is read when its turn comes */
+			break;
+		}
+	}
+	uint64_t blk = o->ring.blk[o->ring.head];
+	o->ring.head = (o->ring.head + 1) % 256;
+	o->ring.n--;
+	return blk;
+}
+
+/* A thread's result for a phase, before its first call. */
+static void result_begin(struct io_thread *t, int phase)
+{
 	struct st_thread_result *r = &t->res;
-	int write = layout || phase_is_write(phase);
 	memset(r, 0, sizeof(*r));
 	r->version = ST_WIRE_VERSION;
-	r->rank = (uint32_t)w->a.rank;
+	r->rank = (uint32_t)t->w->a.rank;
 	r->thread = (uint32_t)t->index;
 	r->phase = (uint32_t)phase;
 	st_hist_init(&r->hist);
 	st_copy(r->cpuset, sizeof(r->cpuset), t->cpuset);
 	atomic_store_explicit(&t->live, 0, memory_order_relaxed);
+}
 
-	char path[ST_STR_MAX];
-	int owner = (!write && c->v[ST_OPT_REORDER]) ? w->a.partner : w->a.rank;
-	st_worker_file_path(w->a.run_dir, owner, t->index, path, sizeof(path));
-	unsigned flags = write ? ST_OPEN_WRITE : ST_OPEN_READ;
-	if (layout || phase == ST_PHASE_WRITE)
-		flags |= ST_OPEN_CREATE;
-	if (layout)
-		flags |= ST_OPEN_LAYOUT;
-	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == 1;
-	if (c->v[ST_OPT_DIRECT])
-		flags |= ST_OPEN_DIRECT;
-
-	uint64_t nblocks = (uint64_t)(w->size / w->block);
-	struct st_perm perm;
-	int random = !layout && phase_is_random(phase);
-	if (random)
-		st_perm_init(&perm, nblocks,
-			     st_mix64((uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0]) ^
-				     ((uint64_t)w->a.rank << 32) ^ ((uint64_t)t->index << 16) ^
-				     (uint64_t)phase);
-
-	/* --iodepth N on reads: announce the next N-1 blocks of this order to an
-	 * engine that can read ahead; the ring holds them until their turn */
-	int64_t depth = c->v[ST_OPT_IODEPTH] == ST_UNSET ? 1 : c->v[ST_OPT_IODEPTH];
-	int ahead = !write && depth > 1 && w->e->prefetch;
-	struct {
-		uint64_t blk[256];
-		unsigned head, n;
-	} ring = { { 0 }, 0, 0 };
-	uint64_t generated = 0;
-
-	int64_t start = st_now_ns();
-	void *fh = NULL;
-	int direct = 0;
-	int rc = w->e->open(t->ts, path, flags, &fh, &direct);
-	if (rc < 0) {
-		set_error(r, -rc, ST_OP_OPEN, phase, 0);
-		goto out_times;
-	}
-	if ((flags & ST_OPEN_DIRECT) && !direct)
-		r->flags |= ST_TF_DIRECT_FALLBACK;
-
-	for (uint64_t k = 0; k < nblocks; k++) {
-		uint64_t blk;
-		if (ahead) {
-			while (ring.n < (unsigned)depth && generated < nblocks) {
-				uint64_t b = random ? st_perm_next(&perm) : generated;
-				generated++;
-				ring.blk[(ring.head + ring.n++) % 256] = b;
-				if (ring.n > 1 && w->e->prefetch(t->ts, fh, (size_t)w->block,
-								 b * (uint64_t)w->block) < 0) {
-					/* no room now: the rest is read when its turn comes */
-					break;
-				}
-			}
-			blk = ring.blk[ring.head];
-			ring.head = (ring.head + 1) % 256;
-			ring.n--;
-		} else {
-			blk = random ? st_perm_next(&perm) : k;
+/* One block's call: the bytes moved, or -errno. A short write moved what
+ * fitted; as with write(2), the call for the rest says why (ENOSPC,
+ * EDQUOT, EFBIG): that errno goes to *short_err. */
+static ssize_t transfer(struct io_thread *t, void *fh, int write, uint64_t off, int *short_err)
+{
+	struct st_worker *w = t->w;
+	ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
+			  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
+	*short_err = 0;
+	while (write && n > 0 && n < w->block) {
+		ssize_t m = w->e->pwrite(t->ts, fh, t->buf + n, (size_t)(w->block - n),
+					 off + (uint64_t)n);
+		if (m <= 0) {
+			*short_err = m < 0 ? (int)-m : 0;
+			break;
 		}
-		uint64_t off = blk * (uint64_t)w->block;
+		n += m;
+	}
+	return n;
+}
+
+/* Every block of the file in its order, each call timed; stops at the
+ * first error, a short transfer or the phase deadline. */
+static void blocks(struct io_thread *t, struct block_order *o, void *fh, int phase, int layout,
+		   int write, int owner)
+{
+	struct st_worker *w = t->w;
+	struct st_thread_result *r = &t->res;
+	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == ST_ON;
+	while (o->k < o->nblocks) {
+		uint64_t off = order_next(o, t, fh) * (uint64_t)w->block;
 		int64_t t0 = st_now_ns();
 		if (!layout && t0 > w->deadline_ns) {
 			r->flags |= ST_TF_DEADLINE;
@@ -223,20 +248,8 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 					off);
 			t0 = st_now_ns();
 		}
-		ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
-				  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
-		/* a short write moved what fitted; as with write(2), the call for
-		 * the rest says why (ENOSPC, EDQUOT, EFBIG): record that errno */
-		int short_err = 0;
-		while (write && n > 0 && n < w->block) {
-			ssize_t m = w->e->pwrite(t->ts, fh, t->buf + n, (size_t)(w->block - n),
-						 off + (uint64_t)n);
-			if (m <= 0) {
-				short_err = m < 0 ? (int)-m : 0;
-				break;
-			}
-			n += m;
-		}
+		int short_err;
+		ssize_t n = transfer(t, fh, write, off, &short_err);
 		int64_t t1 = st_now_ns();
 		if (verify && !write && n == w->block &&
 		    st_pattern_check(t->buf, (size_t)w->block, w->a.run_seed, owner, t->index, off)) {
@@ -263,15 +276,51 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 			break;
 		}
 	}
-	if (write && c->v[ST_OPT_FSYNC] && !r->error.err) {
-		rc = w->e->fsync(t->ts, fh);
+}
+
+/* The one phase loop: open, every block, fsync (write phases, with
+ * --fsync on), close, all inside the timed span. `layout` writes the file
+ * untimed during preparation. */
+static void run_phase(struct io_thread *t, int phase, int layout)
+{
+	struct st_worker *w = t->w;
+	const struct st_combo *c = w->a.combo;
+	struct st_thread_result *r = &t->res;
+	int write = layout || phase_is_write(phase);
+	result_begin(t, phase);
+
+	char path[ST_STR_MAX];
+	int owner = (!write && c->v[ST_OPT_REORDER] == ST_ON) ? w->a.partner : w->a.rank;
+	st_worker_file_path(w->a.run_dir, owner, t->index, path, sizeof(path));
+	unsigned flags = write ? ST_OPEN_WRITE : ST_OPEN_READ;
+	if (layout || phase == ST_PHASE_WRITE)
+		flags |= ST_OPEN_CREATE;
+	if (layout)
+		flags |= ST_OPEN_LAYOUT;
+	if (c->v[ST_OPT_DIRECT] == ST_ON)
+		flags |= ST_OPEN_DIRECT;
+	struct block_order o;
+	order_init(&o, t, phase, layout, write);
+
+	int64_t start = st_now_ns();
+	void *fh = NULL;
+	int direct = 0;
+	int rc = w->e->open(t->ts, path, flags, &fh, &direct);
+	if (rc < 0) {
+		set_error(r, -rc, ST_OP_OPEN, phase, 0);
+	} else {
+		if ((flags & ST_OPEN_DIRECT) && !direct)
+			r->flags |= ST_TF_DIRECT_FALLBACK;
+		blocks(t, &o, fh, phase, layout, write, owner);
+		if (write && c->v[ST_OPT_FSYNC] == ST_ON && !r->error.err) {
+			rc = w->e->fsync(t->ts, fh);
+			if (rc < 0)
+				set_error(r, -rc, ST_OP_FSYNC, phase, 0);
+		}
+		rc = w->e->close(t->ts, fh);
 		if (rc < 0)
-			set_error(r, -rc, ST_OP_FSYNC, phase, 0);
+			set_error(r, -rc, ST_OP_CLOSE, phase, 0);
 	}
-	rc = w->e->close(t->ts, fh);
-	if (rc < 0)
-		set_error(r, -rc, ST_OP_CLOSE, phase, 0);
-out_times:;
 	int64_t end = st_now_ns();
 	r->start_ns = start - w->a.clock_offset_ns;
 	r->end_ns = end - w->a.clock_offset_ns;
@@ -319,7 +368,7 @@ static void *io_thread_main(void *arg)
 		t->buf = p;
 	}
 	if (!t->ps.err) {
-		fill_buffer(t->buf, (size_t)w->block, c->v[ST_OPT_DATA] == 1,
+		fill_buffer(t->buf, (size_t)w->block, c->v[ST_OPT_DATA] == ST_DATA_RANDOM,
 			    (uint64_t)w->a.cfg->o[ST_OPT_SEED].v[0] ^ ((uint64_t)w->a.rank << 20) ^
 				    (uint64_t)t->index);
 		rc = w->e->thread_init(w->rs, t->index, &t->ts, msg, sizeof(msg));
@@ -416,7 +465,7 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	pthread_cond_init(&w->done_cv, NULL);
 
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys, .eff = &ps->eff,
+				     .eff = &ps->eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	char msg[200] = "";
 	int rc = w->e->setup(&env, &w->rs, msg, sizeof(msg));
@@ -563,7 +612,7 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
 				rr->error = r->error;
 				rr->error.count = 0;
 				char path[ST_STR_MAX];
-				int owner = (!phase_is_write(phase) && w->a.combo->v[ST_OPT_REORDER])
+				int owner = (!phase_is_write(phase) && w->a.combo->v[ST_OPT_REORDER] == ST_ON)
 						    ? w->a.partner
 						    : w->a.rank;
 				st_worker_file_path(w->a.run_dir, owner, i, path, sizeof(path));
@@ -581,7 +630,7 @@ int st_worker_remove_run_dir(const struct st_worker_args *a)
 {
 	struct st_effective eff;
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
-				     .nranks = a->nranks, .sys = a->sys, .eff = &eff,
+				     .eff = &eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	void *rs = NULL;
 	char msg[200];

@@ -24,9 +24,7 @@ struct st_worker_args {
 	const struct st_config *cfg;
 	const struct st_combo *combo;
 	hwloc_topology_t topo;		/* loaded once per rank, read-only */
-	const struct st_posix_sys *sys; /* posix seam, NULL = real */
 	int rank;			/* MPI rank */
-	int nranks;			/* MPI size */
 	int local_rank;			/* index among ranks of the same host */
 	int role;			/* enum st_role: only clients do I/O */
 	int partner;			/* rank whose files this rank reads (reorder) */

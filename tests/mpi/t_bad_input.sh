@@ -164,3 +164,24 @@ CONF
 	$ST || fail "run from stcluster.conf" || return 1
 	expect_eq "$(q from-conf.db 'SELECT COUNT(*) FROM combo')" 2 "combinations from the conf"
 }
+
+t_every_subcommand_takes_help() {
+	# the subcommands as --help lists them (from the one subcommand table)
+	cmds=$($ST --help | sed -n 's/^       stcluster \([a-z][a-z]*\) .*/\1/p')
+	[ "$(echo $cmds | wc -w)" -ge 7 ] || fail "subcommands in --help: $cmds" || return 1
+	for c in $cmds; do
+		for h in --help -h; do
+			$ST $c $h >out 2>err
+			expect_eq $? 0 "$c $h: exit status" || return 1
+			[ ! -s err ] || fail "$c $h wrote to stderr: $(cat err)" || return 1
+			head -1 out | grep -q "^usage: stcluster $c " || fail "$c $h: $(head -1 out)" || return 1
+			[ "$(wc -l <out)" -gt 2 ] || fail "$c $h: no help text" || return 1
+		done
+		# and the same parser refuses in one line
+		$ST $c --colour >out 2>err
+		expect_eq $? 2 "$c --colour: exit status" || return 1
+		expect_eq "$(wc -l <err)" 1 "$c --colour: lines on stderr" || return 1
+		grep -q "^stcluster $c: unknown option '--colour'$" err || fail "$c --colour: $(cat err)" || return 1
+	done
+}
+

@@ -54,6 +54,19 @@ PLAN
 	q s.db 'SELECT plan FROM run' | grep -q '^block = 16k,32k$' || fail "effective plan not stored"
 }
 
+t_stcluster_conf_reaches_every_rank() {
+	# no arguments at all: rank 0 reads ./stcluster.conf, and every rank must
+	# run what it says (ranks other than 0 once parsed the command line
+	# alone, took the default posix engine and crashed)
+	mkdir w && cd w || return 1
+	printf 'engine = null\nblock = 4k, 8k\nsize = 16k\nthreads = 2\ndb = ./c.db\nquiet = on\n' >stcluster.conf
+	$MPIRUN -np 3 $ST || fail "mpirun stcluster with ./stcluster.conf" || return 1
+	expect_eq "$(q c.db "SELECT GROUP_CONCAT(status) FROM combo")" "ok,ok" "combinations" || return 1
+	expect_eq "$(q c.db "SELECT COUNT(*) FROM rank_result WHERE role = 'client' AND bytes = 2 * 16384")" 12 \
+		"2 combinations x 3 ranks x write, read: 2 threads x 16k each" || return 1
+	expect_eq "$(q c.db "SELECT engine FROM run")" null "the run's engine"
+}
+
 t_skipped_combination_is_stored() {
 	$ST --engine null --block 4k,48k --size 64k --db "$T/s.db" --quiet || return 1
 	expect_eq "$(q s.db "SELECT status || ': ' || message FROM combo WHERE block = 49152")" \

@@ -26,7 +26,7 @@ const char *unit_tmpdir(void)
 
 int main(int argc, char **argv)
 {
-	const struct unit_test *tables[] = { unit_units, unit_options, unit_hist, unit_perm,
+	const struct unit_test *tables[] = { unit_units, unit_options, unit_hist, unit_permute,
 					     unit_store, unit_engine, unit_pin, unit_cluster, unit_mount,
 					     unit_stats };
 	int passed = 0, failed = 0;

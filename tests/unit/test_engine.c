@@ -8,6 +8,7 @@
 #include "../../common/util.h"
 #include "../../worker/engine.h"
 #include "../../worker/engine_posix.h"
+#include "../../worker/lnfs_url.h"
 #include "../../worker/worker.h"
 #include "unit.h"
 
@@ -56,6 +57,20 @@ static const struct st_posix_sys *faulty(void)
 	return &t;
 }
 
+/* The posix engine over that table: a copy of its engine table whose setup
+ * passes the seam (st_engine_posix itself is never patched). */
+static int faulty_setup(const struct st_engine_env *env, void **rs, char *msg, size_t n)
+{
+	return st_posix_setup_with(env, faulty(), rs, msg, n);
+}
+
+static struct st_engine faulty_posix(void)
+{
+	struct st_engine e = st_engine_posix;
+	e.setup = faulty_setup;
+	return e;
+}
+
 static void cfg_for(struct st_config *c, const char *engine, const char *target)
 {
 	char err[ST_ERR_MAX];
@@ -72,8 +87,8 @@ static void posix_seam(void)
 	cfg_for(&cfg, "posix", dir);
 	struct st_combo combo;
 	st_plan_combo(&cfg, 0, &combo);
-	struct st_engine_env env = { .cfg = &cfg, .combo = &combo, .sys = faulty() };
-	const struct st_engine *e = &st_engine_posix;
+	struct st_engine_env env = { .cfg = &cfg, .combo = &combo };
+	const struct st_engine fe = faulty_posix(), *e = &fe;
 	void *rs = NULL, *ts = NULL, *fh = NULL;
 	char msg[200];
 	int direct = -1;
@@ -138,7 +153,7 @@ static struct st_worker *worker(struct st_config *cfg, struct st_combo *combo,
 	struct st_worker_args a = { .engine = st_engine_find(
 					    st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]),
 				    .cfg = cfg, .combo = combo, .topo = topo, .rank = rank,
-				    .nranks = 2, .role = ST_ROLE_CLIENT, .partner = partner,
+				    .role = ST_ROLE_CLIENT, .partner = partner,
 				    .run_dir = "stcluster-test", .phases = st_config_phases(cfg),
 				    .run_seed = 1234 };
 	return st_worker_prepare(&a, ps);
@@ -288,10 +303,10 @@ static void posix_worker_enospc_in_a_block(void)
 	struct st_combo combo;
 	st_plan_combo(&cfg, 0, &combo);
 	hwloc_topology_t topo = topology();
-	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
-				    .topo = topo, .nranks = 1, .role = ST_ROLE_CLIENT,
-				    .run_dir = "stcluster-test", .phases = st_config_phases(&cfg),
-				    .sys = faulty() };
+	const struct st_engine fe = faulty_posix();
+	struct st_worker_args a = { .engine = &fe, .cfg = &cfg, .combo = &combo, .topo = topo,
+				    .role = ST_ROLE_CLIENT, .run_dir = "stcluster-test",
+				    .phases = st_config_phases(&cfg) };
 	memset(&fault, 0, sizeof(fault));
 	fault.short_writes = 1;		/* every pwrite moves at most half */
 	fault.enospc_after = 2 * 8192 + 4096; /* full half-way through the 3rd block */
@@ -357,19 +372,29 @@ static void registry(void)
 
 static void libnfs_url_check(void)
 {
-	char server[256], path[ST_STR_MAX], why[256];
-	CHECK(st_lnfs_url_check("nfs://10.77.5.9/export/dir?version=3&nfsport=2049", server,
-				sizeof(server), path, sizeof(path), why, sizeof(why)) == 0);
-	CHECK(strcmp(server, "10.77.5.9") == 0 && strcmp(path, "/export/dir") == 0);
-	CHECK(st_lnfs_url_check("nfs://[fd00::5]/export", server, sizeof(server), NULL, 0, why,
-				sizeof(why)) == 0);
-	CHECK(strcmp(server, "[fd00::5]") == 0);
+	char why[256];
+	struct st_nfs_url u;
+	CHECK(st_nfs_url_parse("nfs://10.77.5.9/export/dir?version=3&nfsport=2049", &u, why,
+			       sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "10.77.5.9") == 0 && strcmp(u.host, "10.77.5.9") == 0);
+	CHECK(strcmp(u.path, "/export/dir") == 0 && u.version == 3 && u.mountport == 0);
+	/* an IPv6 server, in brackets or bare: libnfs connects to the address alone */
+	CHECK(st_nfs_url_parse("nfs://[fd00::5]/export?mountport=20048", &u, why, sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "[fd00::5]") == 0 && strcmp(u.host, "fd00::5") == 0);
+	CHECK(u.mountport == 20048);
+	CHECK(st_nfs_url_parse("nfs://fd00::5/export", &u, why, sizeof(why)) == 0);
+	CHECK(strcmp(u.server, "fd00::5") == 0 && strcmp(u.host, "fd00::5") == 0);
 	static const struct {
 		const char *url, *must;
 	} bad[] = {
 		{ "http://h/x", "is not an nfs:// URL" },
 		{ "nfs:///x", "has no server" },
 		{ "nfs://h:2049/x", "has a port" },
+		{ "nfs://[fd00::5]:2049/x", "has a port" },
+		{ "nfs://[fd00::5/x", "'[' that is not an IPv6 address" },
+		{ "nfs://[h]/x", "'[' that is not an IPv6 address" },
+		{ "nfs://fd00::5]/x", "stray" },
+		{ "nfs://u@h/x", "user@" },
 		{ "nfs://h/x?version=5", "version must be 3 or 4" },
 		{ "nfs://h/x?version=3&", "ends with '&'" },
 		/* once quoted back into the message, a second line */
@@ -377,7 +402,7 @@ static void libnfs_url_check(void)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		why[0] = '\0';
-		CHECK(st_lnfs_url_check(bad[i].url, NULL, 0, NULL, 0, why, sizeof(why)) == -1);
+		CHECK(st_nfs_url_parse(bad[i].url, &u, why, sizeof(why)) == -1);
 		if (!strstr(why, bad[i].must))
 			fprintf(stderr, "    %s: '%s' lacks '%s'\n", bad[i].url, why, bad[i].must);
 		CHECK(strstr(why, bad[i].must) != NULL);
@@ -387,7 +412,7 @@ static void libnfs_url_check(void)
 
 const struct unit_test unit_engine[] = {
 	{ "engine: registry and table check", registry },
-	{ "engine: libnfs: the nfs:// URL check", libnfs_url_check },
+	{ "engine: libnfs: the nfs:// URL parser", libnfs_url_check },
 	{ "engine: posix seam: short writes, EINTR, ENOSPC; links never followed out", posix_seam },
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },

@@ -1,6 +1,6 @@
 /* Histogram: bucket ranges, merge = add-all, quantiles near the truth. */
 #include "../../common/hist.h"
-#include "../../common/perm.h"
+#include "../../common/permute.h"
 #include "unit.h"
 
 #include <math.h>

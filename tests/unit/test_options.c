@@ -231,6 +231,45 @@ static void checks_without_fs(void)
 	CHECK(st_config_check(&c, err, sizeof(err)) == 0);
 }
 
+/* Each choice option's words sit at the index its enum names (options.c
+ * writes them so, and a _Static_assert holds each list's length to its
+ * enum): no hole, the word a value means, and every choice option here. */
+static void choices_match_their_enums(void)
+{
+	static const struct {
+		int id, count;
+		int value;
+		const char *word;
+	} lists[] = {
+		{ ST_OPT_ENGINE, ST_ENGINE_COUNT, ST_ENGINE_NULL, "null" },
+		{ ST_OPT_DIRECT, ST_ON_OFF_COUNT, ST_ON, "on" },
+		{ ST_OPT_FSYNC, ST_ON_OFF_COUNT, ST_OFF, "off" },
+		{ ST_OPT_REORDER, ST_ON_OFF_COUNT, ST_ON, "on" },
+		{ ST_OPT_VERIFY, ST_ON_OFF_COUNT, ST_ON, "on" },
+		{ ST_OPT_BASELINE, ST_ON_OFF_COUNT, ST_OFF, "off" },
+		{ ST_OPT_BIND, ST_BIND_COUNT, ST_BIND_NUMA, "numa" },
+		{ ST_OPT_DATA, ST_DATA_COUNT, ST_DATA_ZERO, "zero" },
+		{ ST_OPT_VERS, ST_VERS_COUNT, ST_VERS_4_1, "4.1" },
+		{ ST_OPT_PROTO, ST_PROTO_COUNT, ST_PROTO_RDMA, "rdma" },
+		{ ST_OPT_SYNC, ST_SYNC_COUNT, ST_SYNC_ASYNC, "async" },
+		{ ST_OPT_HARD, ST_HARD_COUNT, ST_HARD_SOFT, "soft" },
+		{ ST_OPT_AC, ST_AC_COUNT, ST_AC_NOAC, "noac" },
+		{ ST_OPT_PROGRESS, ST_PROGRESS_COUNT, ST_PROGRESS_PLAIN, "plain" },
+		{ ST_OPT_PHASES, ST_PHASE_COUNT, ST_PHASE_RANDREAD, "randread" },
+	};
+	int seen = 0;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *const *c = st_options[lists[i].id].choices;
+		for (int k = 0; k < lists[i].count; k++)
+			CHECK(c[k] != NULL);
+		CHECK(c[lists[i].count] == NULL);
+		CHECK(strcmp(c[lists[i].value], lists[i].word) == 0);
+	}
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		seen += st_options[i].type == ST_T_ENUM;
+	CHECK_EQ_INT(seen, (int)(sizeof(lists) / sizeof(lists[0])));
+}
+
 const struct unit_test unit_options[] = {
 	{ "options: table consistent, defaults parse", table_is_consistent },
 	{ "options: lists, limits, one-line errors", lists_and_errors },
@@ -241,5 +280,6 @@ const struct unit_test unit_options[] = {
 	{ "options: an errno without a name reads back", errno_without_name },
 	{ "options: matrix order", matrix_order },
 	{ "options: checks without file system", checks_without_fs },
+	{ "options: each choice list matches its enum", choices_match_their_enums },
 	{ NULL, NULL },
 };

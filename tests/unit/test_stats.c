@@ -1,7 +1,8 @@
 /* Statistics: the incomplete beta and t distribution against closed forms and
  * textbook tables, Welch's test against worked examples. */
-#include "../../coordinator/analysis.h"
-#include "../../coordinator/stats.h"
+#include "../../coordinator/report/analysis.h"
+#include "../../coordinator/report/stats.h"
+#include "../../coordinator/report/where.h"
 #include "unit.h"
 
 #include <math.h>

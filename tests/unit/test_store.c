@@ -4,8 +4,8 @@
  * hashes `stcluster audit` checks.
  */
 #include "../../common/options.h"
-#include "../../coordinator/digest.h"
-#include "../../coordinator/store.h"
+#include "../../coordinator/store/digest.h"
+#include "../../coordinator/store/store.h"
 #include "unit.h"
 
 #include "../../common/util.h"

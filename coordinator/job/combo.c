@@ -1,0 +1,473 @@
+/*
+ * combo.c - the one phase script, for one combination (see combo.h).
+ *
+ * As DESIGN's data flow: prepare on every rank and agree it worked; then
+ * per phase: open (a barrier releases every rank at once), the timed I/O,
+ * close (clients done; servers sample until then), gather every rank's
+ * fixed-width results to rank 0; then rank 0 stores the combination in one
+ * transaction. A failed preparation is data: the combination is stored as
+ * unprepared (status "failed"), with each rank's message, and the run
+ * moves on.
+ */
+#include "combo.h"
+
+#include "../../common/units.h"
+#include "../../common/util.h"
+#include "../../worker/mount.h"
+#include "../../worker/worker.h"
+#include "../store/store.h"
+#include "die.h"
+#include "progress.h"
+#include "steps.h"
+#include "watch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The phases of combination c that cannot run, and why (the same answer on
+ * every rank: a function of the combination only). */
+static unsigned skip_phases(const struct job *j, const struct st_combo *c, char *buf, size_t n)
+{
+	int64_t block = c->v[ST_OPT_BLOCK], size = c->v[ST_OPT_SIZE];
+	buf[0] = '\0';
+	if (size % block) {
+		char b[32], s[32];
+		st_format_size(block, b, sizeof(b));
+		st_format_size(size, s, sizeof(s));
+		snprintf(buf, n, "size=%s is not a multiple of block=%s", s, b);
+		return j->phases;
+	}
+	if (!j->engine->unsupported)
+		return 0;
+	return j->engine->unsupported(&j->cfg, c, buf, n) & j->phases;
+}
+
+/* Server rank: sample at --sample-hz until the phase-end barrier completes. */
+static const struct st_sample *sample_until(struct job *j, MPI_Request *done, int64_t since,
+					    const char *what, size_t *n)
+{
+	int64_t deadline = st_step_deadline(j, since);
+	int64_t period = 1000000000LL / j->cfg.o[ST_OPT_SAMPLE_HZ].v[0];
+	int finished = 0;
+	/* a tick now primes the counters: the gap since the last phase is not data */
+	st_sampler_tick(j->sampler, j->my_offset);
+	st_sampler_reset(j->sampler);
+	int64_t next = st_now_ns() + period;
+	while (!finished) {
+		MPI_Test(done, &finished, MPI_STATUS_IGNORE);
+		if (!finished)
+			st_step_check(j, deadline, since, what);
+		int64_t now = st_now_ns();
+		if (now >= next) {
+			st_sampler_tick(j->sampler, j->my_offset);
+			next += period;
+			if (next < now)
+				next = now + period;
+		}
+		if (!finished) {
+			int64_t wait = next - st_now_ns();
+			/* poll the barrier often enough that the phase end is seen within 1 ms */
+			struct timespec ts = { 0, wait > 1000000 ? 1000000 : (wait > 0 ? wait : 0) };
+			nanosleep(&ts, NULL);
+		}
+	}
+	st_sampler_tick(j->sampler, j->my_offset); /* the last partial interval */
+	struct st_sample *pts = (struct st_sample *)st_sampler_points(j->sampler, n);
+	for (size_t i = 0; i < *n; i++)
+		pts[i].rank = j->rank;
+	return pts;
+}
+
+/* Everyone's samples to rank 0 (which frees the array it gets). */
+static struct st_sample *gather_samples(struct job *j, const struct st_sample *mine, size_t n,
+					size_t *total)
+{
+	int bytes = (int)(n * sizeof(*mine)), *counts = NULL, *displs = NULL;
+	struct st_sample *all = NULL;
+	*total = 0;
+	if (j->rank == 0) {
+		counts = calloc((size_t)j->size, sizeof(int));
+		displs = calloc((size_t)j->size, sizeof(int));
+		if (!counts || !displs)
+			st_die("out of memory");
+	}
+	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		int sum = 0;
+		for (int r = 0; r < j->size; r++) {
+			displs[r] = sum;
+			sum += counts[r];
+		}
+		*total = (size_t)sum / sizeof(*mine);
+		all = malloc(sum ? (size_t)sum : 1);
+		if (!all)
+			st_die("out of memory");
+	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	return all;
+}
+
+/* --mount: local rank 0 of each client host mounts the target with this
+ * combination's options, once every rank of the host is done with the
+ * previous combination (an open directory would make the umount busy).
+ * 0, or -1 with ps filled as a failed preparation. */
+static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps)
+{
+	struct st_mount_msg res = { 0 };
+	memset(ps, 0, sizeof(*ps));
+	ps->version = ST_WIRE_VERSION;
+	if (!j->cfg.o[ST_OPT_MOUNT].n || j->roles[j->rank] != ST_ROLE_CLIENT)
+		return 0;
+	MPI_Barrier(j->host_comm);
+	if (j->hosts[j->rank].local_rank == 0) {
+		char opts[ST_STR_MAX], msg[200] = "";
+		if (st_mount_options(&j->cfg, c, opts, sizeof(opts)) < 0) {
+			res.rc = -EINVAL;
+			snprintf(res.msg, sizeof(res.msg), "mount options: %s", opts);
+		} else {
+			res.rc = st_mount_apply(j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
+						j->cfg.o[ST_OPT_TARGET].s, 0, msg, sizeof(msg));
+			if (res.rc)
+				snprintf(res.msg, sizeof(res.msg), "mount -t %s -o %s %s %s: %s",
+					 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
+					 j->cfg.o[ST_OPT_TARGET].s, msg);
+		}
+	}
+	MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+	if (!res.rc)
+		return 0;
+	ps->err = -res.rc;
+	ps->op = ST_OP_PREPARE;
+	st_copy(ps->message, sizeof(ps->message), res.msg);
+	return -1;
+}
+
+/* --mount, before a read phase that follows a write: each client host drops
+ * its cache for the files (remount, or drop_caches); the method is returned. */
+static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n)
+{
+	struct st_cache_drop_msg res = { "", "" };
+	if (j->roles[j->rank] == ST_ROLE_CLIENT) {
+		MPI_Barrier(j->host_comm);
+		if (j->hosts[j->rank].local_rank == 0) {
+			char opts[ST_STR_MAX];
+			st_mount_options(&j->cfg, c, opts, sizeof(opts));
+			if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
+					   j->cfg.o[ST_OPT_FSTYPE].s, opts, res.method, sizeof(res.method),
+					   res.msg, sizeof(res.msg)) < 0)
+				snprintf(res.method, sizeof(res.method), "failed");
+		}
+		MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+	}
+	st_copy(method, n, res.method);
+}
+
+/* One combination on its way through the script: what each step leaves
+ * for the next. */
+struct combo_run {
+	struct st_combo *c;
+	uint64_t total;			  /* combinations x iterations in the run */
+	int64_t started_wall_ns;	  /* when it began, wall clock */
+	char why[256];			  /* why the skipped phases are skipped */
+	unsigned skipped;		  /* phases that cannot run (1u << ST_PHASE_*) */
+	struct st_worker_args wa;	  /* what this rank's worker runs */
+	struct st_worker *w;		  /* NULL when --mount failed on this host */
+	struct st_prepare_status ps;	  /* how this rank's preparation went */
+	struct st_prepare_status *all_ps; /* rank 0: every rank's */
+	int any_failed;			  /* preparation failed on some rank */
+	int nt;				  /* this rank's I/O threads */
+	struct st_thread_result *mine;	  /* their results of the phase just run */
+	int *counts, *displs;		  /* rank 0: bytes of each rank's thread results */
+	struct st_phase_record ph[ST_PHASE_COUNT]; /* rank 0: the phases gathered */
+	int nph;			  /* how many */
+	int direct_fallback;		  /* O_DIRECT was refused somewhere */
+	int wrote;			  /* a write phase ran since the last cache drop */
+};
+
+/* Rank 0: a combination none of whose phases can run is stored as skipped. */
+static void record_skipped(struct job *j, const struct combo_run *r)
+{
+	if (j->rank != 0)
+		return;
+	struct st_combo_record rec = { .run_id = j->run_id, .combo = r->c, .cfg = &j->cfg,
+				       .status = ST_COMBO_SKIPPED, .message = r->why,
+				       .started_wall_ns = r->started_wall_ns,
+				       .finished_wall_ns = st_wall_ns(), .nranks = j->size };
+	char err[ST_ERR_MAX];
+	if (st_store_combo(j->store, &rec, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		j->store_failed = 1;
+	}
+	if (!j->quiet)
+		printf("[%u/%llu] skipped: %s\n", r->c->seq + 1, (unsigned long long)r->total,
+		       r->why);
+}
+
+/* Every rank prepares (the mount, the engine, pinned threads, files laid
+ * out); rank 0 gathers how it went, and all agree whether it failed
+ * anywhere (then no phase runs and the combination is stored as failed). */
+static void prepare(struct job *j, struct combo_run *r)
+{
+	r->wa = (struct st_worker_args){
+		.engine = j->engine, .cfg = &j->cfg, .combo = r->c, .topo = j->topo,
+		.rank = j->rank, .local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
+		.partner = j->partners[j->rank], .clock_offset_ns = j->my_offset,
+		.run_dir = j->run_dir, .phases = j->phases & ~r->skipped, .run_seed = j->run_seed,
+	};
+	int64_t prep_start = st_now_ns();
+	st_watch_where(j->watch, (int)r->c->seq, -1);
+	if (mount_step(j, r->c, &r->ps) == 0) {
+		r->w = st_worker_prepare(&r->wa, &r->ps);
+		if (!r->w)
+			st_die("out of memory preparing a combination");
+	}
+	if (j->rank == 0 && !(r->all_ps = calloc((size_t)j->size, sizeof(*r->all_ps))))
+		st_die("out of memory");
+	MPI_Request q;
+	MPI_Igather(&r->ps, (int)sizeof(r->ps), MPI_BYTE, r->all_ps, (int)sizeof(r->ps), MPI_BYTE,
+		    0, MPI_COMM_WORLD, &q);
+	st_step_await(j, &q, prep_start, "the end of preparing");
+	for (int k = 0; j->rank == 0 && k < j->size; k++)
+		st_wire_expect(k, "its preparation", r->all_ps[k].version, ST_WIRE_VERSION);
+	int failed = r->ps.err != 0;
+	MPI_Allreduce(&failed, &r->any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	r->direct_fallback = (r->ps.flags & ST_TF_DIRECT_FALLBACK) != 0;
+}
+
+/* The buffers every phase gathers through. */
+static void alloc_results(struct job *j, struct combo_run *r)
+{
+	r->nt = st_worker_threads(r->w);
+	r->mine = calloc((size_t)(r->nt ? r->nt : 1), sizeof(*r->mine));
+	if (!r->mine)
+		st_die("out of memory");
+	if (j->rank == 0) {
+		r->counts = calloc((size_t)j->size, sizeof(int));
+		r->displs = calloc((size_t)j->size, sizeof(int));
+		if (!r->counts || !r->displs)
+			st_die("out of memory");
+	}
+}
+
+/* A phase opens: the cache drop --mount needs before a read that follows a
+ * write, then the barrier that releases every rank at once. Returns the
+ * release time (local clock). */
+static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n)
+{
+	if (j->cfg.o[ST_OPT_MOUNT].n && r->wrote && (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD)) {
+		drop_cache_step(j, r->c, cache_drop, n);
+		r->wrote = 0;
+	}
+	char what[64];
+	snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
+	MPI_Request q;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	st_step_await(j, &q, st_now_ns(), what);
+	st_watch_where(j->watch, (int)r->c->seq, p);
+	return st_now_ns();
+}
+
+/* The timed I/O: the client threads run the phase (rank 0 keeps the live
+ * line meanwhile); rr and r->mine get this rank's figures. */
+static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
+		     const char *cache_drop, struct st_rank_result *rr)
+{
+	st_worker_phase_begin(r->w, p, release);
+	if (j->progress == PROGRESS_LIVE)
+		st_progress_live(j, r->w, r->c, p, r->total, release);
+	else
+		st_worker_phase_wait(r->w, INT64_MAX);
+	st_worker_phase_end(r->w, rr, r->mine);
+	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
+	r->wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
+}
+
+/* The phase ends when every client is done: a barrier, until which the
+ * server ranks sample (their rank result is then their sampling window and
+ * CPU). Returns a server rank's samples, NULL elsewhere. */
+static const struct st_sample *phase_close(struct job *j, int p, int64_t release,
+					   struct st_rank_result *rr, size_t *nsamples)
+{
+	char what[64];
+	snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
+	MPI_Request done;
+	MPI_Ibarrier(MPI_COMM_WORLD, &done);
+	*nsamples = 0;
+	if (!j->sampler || j->roles[j->rank] != ST_ROLE_SERVER) {
+		st_step_await(j, &done, release, what);
+		return NULL;
+	}
+	int64_t u0, s0, u1, s1, t0 = st_now_ns();
+	st_cpu_us(&u0, &s0);
+	st_step_reached(j);
+	const struct st_sample *samples = sample_until(j, &done, release, what, nsamples);
+	if (j->rank == 0)
+		st_step_drain(j);
+	st_cpu_us(&u1, &s1);
+	rr->start_ns = t0 - j->my_offset;
+	rr->end_ns = st_now_ns() - j->my_offset;
+	rr->cpu_user_us = u1 - u0;
+	rr->cpu_sys_us = s1 - s0;
+	return samples;
+}
+
+/* Every rank's results to rank 0 (its rank result, its threads', its
+ * samples), which keeps them as the phase's record. */
+static void phase_gather(struct job *j, struct combo_run *r, int p,
+			 const struct st_rank_result *rr, const struct st_sample *samples,
+			 size_t nsamples)
+{
+	struct st_rank_result *all_rr = NULL;
+	struct st_thread_result *all_tr = NULL;
+	if (j->rank == 0 && !(all_rr = calloc((size_t)j->size, sizeof(*all_rr))))
+		st_die("out of memory");
+	MPI_Gather(rr, (int)sizeof(*rr), MPI_BYTE, all_rr, (int)sizeof(*rr), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	int bytes = r->nt * (int)sizeof(*r->mine), total_threads = 0;
+	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		for (int q = 0; q < j->size; q++) {
+			r->displs[q] = total_threads * (int)sizeof(*r->mine);
+			total_threads += r->counts[q] / (int)sizeof(*r->mine);
+			st_wire_expect(q, "a rank result", all_rr[q].version, ST_WIRE_VERSION);
+			r->direct_fallback |= (all_rr[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
+		}
+		all_tr = calloc((size_t)(total_threads ? total_threads : 1), sizeof(*all_tr));
+		if (!all_tr)
+			st_die("out of memory");
+	}
+	MPI_Gatherv(r->mine, bytes, MPI_BYTE, all_tr, r->counts, r->displs, MPI_BYTE, 0,
+		    MPI_COMM_WORLD);
+	for (int k = 0; j->rank == 0 && k < total_threads; k++)
+		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
+			       ST_WIRE_VERSION);
+	/* every rank knows the roles: with no server rank there is nothing to gather */
+	size_t total_samples = 0;
+	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
+					      : NULL;
+	if (j->rank == 0)
+		r->ph[r->nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
+							    .threads = all_tr,
+							    .nthreads = total_threads,
+							    .gathered_ns = st_now_ns(),
+							    .samples = all_s,
+							    .nsamples = total_samples };
+}
+
+/* One phase: open, timed I/O, close, gather. */
+static void run_phase(struct job *j, struct combo_run *r, int p)
+{
+	struct st_rank_result rr;
+	char cache_drop[24] = "";
+	size_t nsamples;
+	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop));
+	phase_io(j, r, p, release, cache_drop, &rr);
+	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
+	phase_gather(j, r, p, &rr, samples, nsamples);
+	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
+		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
+}
+
+/* After the last phase: partners may still read this rank's files until
+ * everyone is here; then the worker removes its own files and ends. */
+static void finish(struct job *j, struct combo_run *r)
+{
+	MPI_Request q;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	st_step_await(j, &q, st_now_ns(), "the end of the combination");
+	st_worker_finish(r->w);
+	st_watch_where(j->watch, -1, -1);
+}
+
+/* Rank 0: the combination's status, and in msg the first failure that
+ * explains it (a rank's preparation, else a rank's first phase error). */
+static const char *outcome(const struct job *j, const struct combo_run *r, char *msg, size_t n)
+{
+	msg[0] = '\0';
+	if (r->any_failed) {
+		for (int q = 0; q < j->size; q++)
+			if (r->all_ps[q].err) {
+				snprintf(msg, n, "rank %d (%s): %s", q, j->hosts[q].hostname,
+					 r->all_ps[q].message);
+				break;
+			}
+		return ST_COMBO_UNPREPARED;
+	}
+	for (int i = 0; i < r->nph; i++)
+		for (int q = 0; q < j->size; q++) {
+			const struct st_rank_result *rr = &r->ph[i].ranks[q];
+			if (rr->error.err || rr->bad_blocks) {
+				snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
+					 j->hosts[q].hostname, rr->message);
+				return ST_COMBO_ERROR;
+			}
+		}
+	return ST_COMBO_OK;
+}
+
+/* Rank 0: the combination with every rank's facts, in one transaction;
+ * then what the user sees of it. */
+static void record(struct job *j, const struct combo_run *r)
+{
+	char msg[512];
+	const char *status = outcome(j, r, msg, sizeof(msg));
+	if (r->any_failed)
+		j->combos_unprepared++;
+	struct st_combo_record rec = {
+		.run_id = j->run_id, .combo = r->c, .cfg = &j->cfg, .status = status,
+		.message = msg[0] ? msg : NULL, .started_wall_ns = r->started_wall_ns,
+		.finished_wall_ns = st_wall_ns(), .direct_fallback = r->direct_fallback,
+		.nranks = j->size, .prep = r->all_ps, .phases = r->ph, .nphases = r->nph,
+		.skipped_phases = r->any_failed ? 0 : r->skipped, .skip_message = r->why,
+		.roles = j->roles,
+	};
+	char err[ST_ERR_MAX];
+	if (st_store_combo(j->store, &rec, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		j->store_failed = 1;
+	}
+	j->combos_done++;
+	if (j->progress == PROGRESS_LIVE || r->nph == 0 || strcmp(status, ST_COMBO_OK))
+		st_progress_line(j, r->c, r->total, r->ph, r->nph, status);
+	if (r->skipped && !r->any_failed && !j->quiet)
+		printf("    skipped phases: %s\n", r->why);
+	if (msg[0] && !j->quiet)
+		printf("    %s\n", msg);
+}
+
+static void release(struct combo_run *r)
+{
+	for (int i = 0; i < r->nph; i++) {
+		free((void *)r->ph[i].ranks);
+		free((void *)r->ph[i].threads);
+		free((void *)r->ph[i].samples);
+	}
+	free(r->all_ps);
+	free(r->counts);
+	free(r->displs);
+	free(r->mine);
+}
+
+void st_combo_run(struct job *j, struct st_combo *c, uint64_t total)
+{
+	struct combo_run r = { .c = c, .total = total, .started_wall_ns = st_wall_ns() };
+	r.skipped = skip_phases(j, c, r.why, sizeof(r.why));
+	if (r.skipped == j->phases) {
+		record_skipped(j, &r);
+		return;
+	}
+	prepare(j, &r);
+	alloc_results(j, &r);
+	for (int p = 0; !r.any_failed && p < ST_PHASE_COUNT; p++)
+		if (r.wa.phases & (1u << p))
+			run_phase(j, &r, p);
+	finish(j, &r);
+	if (j->rank == 0)
+		record(j, &r);
+	release(&r);
+}

@@ -1,0 +1,14 @@
+/*
+ * combo.h - one combination of the sweep, on every rank at once.
+ */
+#ifndef ST_COMBO_H
+#define ST_COMBO_H
+
+#include "state.h"
+
+/* Collective: run combination c (seq and iteration set; the same on every
+ * rank) through the phase script; rank 0 stores it. total is the run's
+ * number of combinations x iterations, for the progress lines. */
+void st_combo_run(struct job *j, struct st_combo *c, uint64_t total);
+
+#endif

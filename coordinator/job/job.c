@@ -1,0 +1,673 @@
+/*
+ * job.c - the MPI job: `mpirun stcluster [options]`, from the command line
+ * to the exit status.
+ *
+ * All ranks parse; rank 0 validates (before anything is created) and
+ * broadcasts a status, so every rank takes the same exit path. Then the
+ * run's id, the hosts and their roles, the clocks, the run stored, the
+ * baselines, and the sweep: every combination through the phase script
+ * (combo.c). Only rank 0 prints and touches the store.
+ */
+#include "job.h"
+
+#include "../../common/options.h"
+#include "../../common/permute.h"
+#include "../../common/units.h"
+#include "../../common/util.h"
+#include "../../common/wire.h"
+#include "../../worker/engine.h"
+#include "../../worker/hostinfo.h"
+#include "../../worker/mount.h"
+#include "../../worker/sampler.h"
+#include "../../worker/worker.h"
+#include "../store/store.h"
+#include "baselines.h"
+#include "clocksync.h"
+#include "combo.h"
+#include "die.h"
+#include "progress.h"
+#include "roles.h"
+#include "state.h"
+#include "steps.h"
+#include "watch.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <uuid/uuid.h>
+
+#define PLAN_MAX (1 << 20)
+#define DEFAULT_CONF "./stcluster.conf"
+
+static void usage_short(FILE *out)
+{
+	fprintf(out,
+		"stcluster: no options and no ./stcluster.conf\n"
+		"usage: mpirun -hostfile nodes stcluster --target DIR [options]   (see --help)\n"
+		"example:\n"
+		"  mpirun -np 4 stcluster --target /mnt/nfs/bench --block 4k,1m --threads 1,2 \\\n"
+		"         --size 1g --phases write,read --label 'nfs1 after upgrade'\n"
+		"  stcluster report\n");
+}
+
+/* Before anything else crosses MPI: every rank was built with the same
+ * wire structs (wire.h), or the job ends, naming the first rank that was
+ * not (mpirun then ends every rank; exit status 3). */
+static void check_wire(const struct job *j)
+{
+	uint64_t mine = st_wire_stamp(), *all = NULL;
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
+		st_die("out of memory");
+	MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	for (int r = 0; j->rank == 0 && r < j->size; r++)
+		if (all[r] != mine)
+			st_die("rank %d runs another stcluster (wire version %u, stamp %08x; this one: "
+			       "%u, %08x)",
+			       r, (unsigned)(all[r] >> 32), (unsigned)all[r], (unsigned)(mine >> 32),
+			       (unsigned)mine);
+	free(all);
+}
+
+/* Rank 0: read a plan file into *text (caller frees). */
+static int read_plan(const char *path, char **text, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = malloc(PLAN_MAX + 1);
+	size_t got = buf ? fread(buf, 1, PLAN_MAX + 1, f) : 0;
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad || got > PLAN_MAX) {
+		snprintf(err, n, "--plan: '%s' is %s", path,
+			 !buf ? "too large for memory" : bad ? "unreadable" : "larger than 1 MiB");
+		free(buf);
+		return -1;
+	}
+	buf[got] = '\0';
+	if (strlen(buf) != got) {
+		snprintf(err, n, "--plan: '%s' is not a text file", path);
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	return 0;
+}
+
+/* The value of option `name` ("--plan") in argv, or NULL. */
+static const char *find_arg(int argc, char **argv, const char *name)
+{
+	size_t l = strlen(name);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], name) == 0 && i + 1 < argc)
+			return argv[i + 1];
+		if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
+			return argv[i] + l + 1;
+	}
+	return NULL;
+}
+
+/* Rank 0's checks that look at the file system; creates nothing. */
+static int validate_places(const struct job *j, char *err, size_t n)
+{
+	const struct st_config *c = &j->cfg;
+	if (c->o[ST_OPT_DRY_RUN].n)
+		return 0;
+	if (j->engine->caps & ST_EC_NEEDS_TARGET_DIR) {
+		const char *t = c->o[ST_OPT_TARGET].s;
+		struct stat st;
+		char real[4096];
+		if (stat(t, &st)) {
+			snprintf(err, n, "--target: '%s' does not exist", t);
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(err, n, "--target: '%s' is not a directory", t);
+			return -1;
+		}
+		if (realpath(t, real) && strcmp(real, "/") == 0) {
+			snprintf(err, n, "--target: '%s' is the root directory; give a directory to test in",
+				 t);
+			return -1;
+		}
+		if (access(t, W_OK | X_OK)) {
+			snprintf(err, n, "--target: '%s' is not writable", t);
+			return -1;
+		}
+	}
+	if (c->o[ST_OPT_MOUNT].n) {
+		if (geteuid() != 0) {
+			snprintf(err, n, "--mount: mounting needs root (run without --mount to record "
+					 "the options in force)");
+			return -1;
+		}
+		uint64_t combos = st_plan_combos(c);
+		for (uint64_t i = 0; i < combos; i++) {
+			struct st_combo k;
+			char opts[ST_STR_MAX];
+			st_plan_combo(c, i, &k);
+			if (st_mount_options(c, &k, opts, sizeof(opts)) < 0) {
+				snprintf(err, n, "--mount: %s", opts);
+				return -1;
+			}
+		}
+	}
+	if (j->engine->validate) {
+		int64_t d = c->o[ST_OPT_DEADLINE].v[0];
+		if (d > 10000000000LL)
+			d = 10000000000LL; /* a server that does not answer: tell within 10 s */
+		if (j->engine->validate(c, st_now_ns() + d, err, n))
+			return -1;
+	}
+	return st_store_check_path(c->o[ST_OPT_DB].s, 1, err, n);
+}
+
+/* Rank 0: the plan's text, if there is one (caller frees *plan), and the
+ * name to report it under: the stored plan of the run --resume names (its
+ * id into j->run_id), a --plan file, or ./stcluster.conf when there are no
+ * arguments at all. 0, 2 bad input (err), 3 nothing to do (no arguments and
+ * no ./stcluster.conf). */
+static int read_plan_text(struct job *j, int argc, char **argv, char **plan,
+			  const char **plan_name, char *err, size_t n)
+{
+	const char *resume = find_arg(argc, argv, "--resume");
+	*plan_name = find_arg(argc, argv, "--plan");
+	if (resume) {
+		/* the run's own options, as stored, are the plan */
+		const char *db = find_arg(argc, argv, "--db");
+		return st_store_resume_plan(db ? db : st_options[ST_OPT_DB].def, resume, j->run_id,
+					    sizeof(j->run_id), plan, err, n)
+			       ? 2
+			       : 0;
+	}
+	if (!*plan_name && argc == 1) {
+		if (access(DEFAULT_CONF, F_OK) != 0)
+			return 3;
+		*plan_name = DEFAULT_CONF;
+	}
+	return *plan_name && read_plan(*plan_name, plan, err, n) ? 2 : 0;
+}
+
+/* Rank 0's plan text to every rank, with the name it goes by (name: a
+ * buffer of ST_STR_MAX; resuming, "run <id>" with the run's id). Every
+ * rank then parses the same text under the same name. Returns the text
+ * (NULL: none), which the caller frees; *plan_name is NULL without one. */
+static char *broadcast_plan(struct job *j, char *plan, const char **plan_name, int resuming,
+			    char *name)
+{
+	int64_t len = j->rank == 0 && plan ? (int64_t)strlen(plan) : 0;
+	int32_t named = j->rank == 0 && *plan_name;
+	MPI_Bcast(&len, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	MPI_Bcast(&named, 1, MPI_INT32_T, 0, MPI_COMM_WORLD);
+	if (j->rank == 0 && named)
+		st_copy(name, ST_STR_MAX, *plan_name);
+	if (named)
+		MPI_Bcast(name, ST_STR_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (resuming) {
+		MPI_Bcast(j->run_id, sizeof(j->run_id), MPI_CHAR, 0, MPI_COMM_WORLD);
+		snprintf(name, ST_STR_MAX, "run %s", j->run_id);
+	}
+	*plan_name = named || resuming ? name : NULL;
+	if (j->rank != 0 && !(plan = malloc((size_t)len + 1)))
+		st_die("out of memory for the plan");
+	if (len)
+		MPI_Bcast(plan, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (plan)
+		plan[len] = '\0';
+	return plan;
+}
+
+/* Every rank: the options from the command line (which wins) and the
+ * plan, checked; the engine they name. 0, or -1 with err. */
+static int parse_options(struct job *j, int argc, char **argv, const char *plan,
+			 const char *plan_name, char *err, size_t n)
+{
+	st_config_defaults(&j->cfg);
+	int rc = st_config_parse_args(&j->cfg, argc, argv, err, n);
+	if (!rc && plan_name)
+		rc = st_config_parse_plan(&j->cfg, plan ? plan : "", plan_name, err, n);
+	if (!rc)
+		rc = st_config_check(&j->cfg, err, n);
+	if (rc)
+		return rc;
+	const char *name = st_options[ST_OPT_ENGINE].choices[j->cfg.o[ST_OPT_ENGINE].v[0]];
+	const char *missing;
+	j->engine = st_engine_find(name);
+	if (!j->engine) {
+		const char *why = st_engine_left_out(name);
+		snprintf(err, n, "--engine: '%s' is not built into this stcluster%s%s%s", name,
+			 why ? " (" : "", why ? why : "", why ? ")" : "");
+		return -1;
+	}
+	if (st_engine_check(j->engine, &missing))
+		st_die("engine %s lacks %s", j->engine->name, missing);
+	return 0;
+}
+
+/* A collective decision: rank 0's status to every rank, which all return;
+ * rank 0 says why (status 3: the usage). */
+static int agree(const struct job *j, int status, const char *err)
+{
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (status && j->rank == 0) {
+		if (status == 3)
+			usage_short(stderr);
+		else
+			fprintf(stderr, "stcluster: %s\n", err);
+	}
+	return status;
+}
+
+/* Step 1 of the data flow: every rank parses the same command line (and
+ * plan) into the run's options; rank 0 validates them, before anything is
+ * created, and its options are the run's. 0 to go on, else the exit status. */
+static int setup_config(struct job *j, int argc, char **argv)
+{
+	char err[ST_ERR_MAX] = "", name[ST_STR_MAX];
+	char *plan = NULL;
+	const char *plan_name = NULL;
+	int resuming = find_arg(argc, argv, "--resume") != NULL;
+	int status = j->rank == 0 ? read_plan_text(j, argc, argv, &plan, &plan_name, err,
+						   sizeof(err))
+				  : 0;
+	if (agree(j, status, err)) {
+		free(plan);
+		return 2;
+	}
+	plan = broadcast_plan(j, plan, &plan_name, resuming, name);
+	int rc = parse_options(j, argc, argv, plan, plan_name, err, sizeof(err));
+	free(plan);
+	if (j->rank == 0 && !rc)
+		rc = validate_places(j, err, sizeof(err));
+	if (agree(j, rc ? 2 : 0, err))
+		return 2;
+	/* rank 0's configuration is the run's, byte for byte */
+	MPI_Bcast(&j->cfg, (int)sizeof(j->cfg), MPI_BYTE, 0, MPI_COMM_WORLD);
+	j->phases = st_config_phases(&j->cfg);
+	j->quiet = j->cfg.o[ST_OPT_QUIET].n > 0;
+	j->progress = st_progress_mode(j);
+	MPI_Bcast(&j->progress, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return 0;
+}
+
+static void dry_run(const struct job *j)
+{
+	uint64_t n = st_plan_combos(&j->cfg);
+	int64_t it = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	printf("%llu combinations", (unsigned long long)n);
+	if (it > 1)
+		printf(" x %lld iterations = %llu runs", (long long)it,
+		       (unsigned long long)(n * (uint64_t)it));
+	printf(", phases:");
+	for (int p = 0; p < ST_PHASE_COUNT; p++)
+		if (j->phases & (1u << p))
+			printf(" %s", st_phase_names[p]);
+	printf("\n");
+	for (uint64_t i = 0; i < n; i++) {
+		struct st_combo c;
+		char text[1024];
+		st_plan_combo(&j->cfg, i, &c);
+		st_combo_text(&j->cfg, &c, text, sizeof(text));
+		printf("%4llu  %s\n", (unsigned long long)i + 1, text);
+	}
+}
+
+/* Whose files rank r reads with reorder=on: the next client on another
+ * host; else the next client; else its own. */
+static int read_partner(const struct job *j, int r)
+{
+	int p = r;
+	for (int k = 1; k < j->size; k++) {
+		int q = (r + k) % j->size;
+		if (j->roles[q] != ST_ROLE_CLIENT)
+			continue;
+		if (strcmp(j->hosts[q].hostname, j->hosts[r].hostname) != 0)
+			return q;
+		if (p == r)
+			p = q;
+	}
+	return p;
+}
+
+/* Host facts of every rank, on every rank; roles; the reorder partners.
+ * Returns the number of client ranks. */
+static int describe_hosts(struct job *j)
+{
+	struct st_host_info me = { 0 };
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, j->rank, MPI_INFO_NULL,
+			    &j->host_comm);
+	MPI_Comm_rank(j->host_comm, &me.local_rank);
+	MPI_Comm_size(j->host_comm, &me.local_size);
+	char server[256];
+	st_target_server(&j->cfg, server, sizeof(server));
+	if (!server[0] && j->cfg.o[ST_OPT_SERVERS].n)
+		st_copy(server, sizeof(server), st_optval_str(&j->cfg.o[ST_OPT_SERVERS], 0));
+	st_hostinfo_collect(j->topo, server, &me);
+	me.rank = (uint32_t)j->rank;
+	j->hosts = calloc((size_t)j->size, sizeof(*j->hosts));
+	j->roles = calloc((size_t)j->size, sizeof(*j->roles));
+	if (!j->hosts || !j->roles)
+		st_die("out of memory");
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, j->hosts, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (int r = 0; r < j->size; r++)
+		st_wire_expect(r, "its host facts", j->hosts[r].version, ST_WIRE_VERSION);
+	int clients = st_assign_roles(&j->cfg, j->hosts, j->size, j->roles);
+	j->partners = calloc((size_t)j->size, sizeof(int));
+	if (!j->partners)
+		st_die("out of memory");
+	for (int r = 0; r < j->size; r++)
+		j->partners[r] = read_partner(j, r);
+	return clients;
+}
+
+static int count_hosts(const struct job *j)
+{
+	int n = 0;
+	for (int r = 0; r < j->size; r++) {
+		int seen = 0;
+		for (int q = 0; q < r && !seen; q++)
+			seen = strcmp(j->hosts[q].hostname, j->hosts[r].hostname) == 0;
+		n += !seen;
+	}
+	return n;
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* The run's id: a new one, made by rank 0 (a resumed run keeps its own,
+ * which setup_config broadcast), to every rank; the run directory and the
+ * --verify pattern's seed follow from it. */
+static void run_identity(struct job *j, int resuming)
+{
+	if (j->rank == 0 && !resuming) {
+		uuid_t u;
+		uuid_generate(u);
+		uuid_unparse_lower(u, j->run_id);
+	}
+	MPI_Bcast(j->run_id, sizeof(j->run_id), MPI_CHAR, 0, MPI_COMM_WORLD);
+	snprintf(j->run_dir, sizeof(j->run_dir), "stcluster-%s", j->run_id);
+	for (const char *p = j->run_id; *p; p++)
+		j->run_seed = st_mix64(j->run_seed ^ (uint64_t)(unsigned char)*p);
+}
+
+/* Step 2 of the data flow: every rank describes itself, all learn each
+ * other's host facts and roles. A server --servers names that no rank runs
+ * on, or no client rank left, is bad input: 0, or 2 after the message. */
+static int cluster_roles(struct job *j)
+{
+	if (hwloc_topology_init(&j->topo) || hwloc_topology_load(j->topo))
+		st_die("hwloc cannot load the topology");
+	int clients = describe_hosts(j);
+	/* a server named but in no rank's host: a typo, or missing from the hostfile */
+	const struct st_optval *sv = &j->cfg.o[ST_OPT_SERVERS];
+	for (int i = 0; i < sv->n; i++) {
+		const char *name = st_optval_str(sv, i);
+		int found = 0;
+		for (int r = 0; r < j->size && !found; r++)
+			found = st_host_matches(&j->hosts[r], name);
+		if (!found) {
+			if (j->rank == 0)
+				fprintf(stderr,
+					"stcluster: --servers: no rank of this job runs on '%s' (is it in "
+					"the hostfile?)\n",
+					name);
+			return 2;
+		}
+	}
+	if (clients == 0) {
+		if (j->rank == 0)
+			fprintf(stderr, "stcluster: --servers: every rank is on a server host; no client "
+					"ranks are left to do I/O\n");
+		return 2;
+	}
+	for (int r = 0; r < j->size; r++)
+		j->nservers += j->roles[r] == ST_ROLE_SERVER;
+	if (j->roles[j->rank] == ST_ROLE_SERVER) {
+		j->sampler = st_sampler_new(200000);
+		if (!j->sampler)
+			st_die("out of memory");
+	}
+	return 0;
+}
+
+/* Step 3: each rank's clock offset to rank 0 (ping-pong, the lowest
+ * round trip kept), so every timing lands on one timeline. */
+static void sync_clocks(struct job *j)
+{
+	j->offsets = calloc((size_t)j->size, sizeof(int64_t));
+	j->rtts = calloc((size_t)j->size, sizeof(int64_t));
+	if (!j->offsets || !j->rtts)
+		st_die("out of memory");
+	j->my_offset = st_clock_sync(MPI_COMM_WORLD, 20, j->offsets, j->rtts);
+}
+
+/* Rank 0 opens the store and stores the run with its hosts (resuming: the
+ * seqs already stored, into *stored); all agree it worked. 0, or 1 after
+ * the message. */
+static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int resuming,
+		     unsigned char **stored)
+{
+	char err[ST_ERR_MAX] = "";
+	int status = 0;
+	if (j->rank == 0) {
+		char *cmd = join_argv(argc, argv);
+		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
+		struct st_run_record rec = {
+			.run_id = j->run_id, .cfg = &j->cfg, .command = cmd,
+			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
+			.combos_planned = total, .hosts = j->hosts, .roles = j->roles,
+			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
+			.partners = j->partners, .resume = resuming,
+		};
+		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+			status = 1;
+		else if (resuming &&
+			 st_store_stored_seqs(j->store, j->run_id, total, stored, err, sizeof(err)))
+			status = 1;
+		free(cmd);
+		if (status)
+			fprintf(stderr, "stcluster: %s\n", err);
+		else if (!j->quiet)
+			printf("stcluster %s %s: %llu combinations on %d ranks, %d hosts; store %s\n",
+			       resuming ? "resuming run" : "run", j->run_id, (unsigned long long)total,
+			       j->size, rec.nhosts, j->cfg.o[ST_OPT_DB].s);
+		fflush(stdout);
+	}
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return status;
+}
+
+/* From here on a rank that dies or hangs is named: the watch, and rank 0's
+ * record of the collective step each rank has reached. */
+static void start_watch(struct job *j, uint64_t total)
+{
+	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total);
+	if (j->rank == 0) {
+		j->last_step = calloc((size_t)j->size, sizeof(int));
+		if (!j->last_step)
+			st_die("out of memory");
+	}
+}
+
+/* Server ranks measure the parts alone (network, disk) before the sweep. */
+static void baselines(struct job *j)
+{
+	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
+				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
+				      .run_id = j->run_id, .store = j->store, .quiet = j->quiet };
+	st_run_baselines(&bc);
+}
+
+/* Steps 4 to 6, per combination: rank 0 broadcasts it, and it goes through
+ * the phase script (combo.c). The order: matrix order, each combination's
+ * iterations in a row; or shuffled by --shuffle SEED (the same order again
+ * when resuming, which skips the seqs already stored). A store write that
+ * failed ends the sweep. */
+static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
+{
+	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	j->run_start_ns = st_now_ns();
+	struct st_permute order;
+	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
+	if (shuffled)
+		st_permute_init(&order, total, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0]);
+	for (uint64_t seq = 0; seq < total; seq++) {
+		struct st_combo c;
+		int skip = 0;
+		uint64_t item = shuffled ? st_permute_next(&order) : seq;
+		if (j->rank == 0) {
+			st_plan_combo(&j->cfg, item / (uint64_t)iterations, &c);
+			c.seq = (uint32_t)seq;
+			c.iteration = (uint32_t)(item % (uint64_t)iterations);
+			skip = stored && stored[seq];
+		}
+		MPI_Bcast(&skip, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (skip)
+			continue;
+		MPI_Bcast(&c, (int)sizeof(c), MPI_BYTE, 0, MPI_COMM_WORLD);
+		st_wire_expect(0, "a combination", c.version, ST_COMBO_VERSION);
+		st_combo_run(j, &c, total);
+		MPI_Bcast(&j->store_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		if (j->store_failed)
+			break;
+	}
+}
+
+/* The end, once every rank is through the sweep: what is left of this
+ * run's files removed; rank 0 marks the run complete (or failed: a store
+ * write failed) and prints its report; the watch ends in order. Returns
+ * the exit status, the same on every rank. */
+static int end_run(struct job *j, uint64_t total)
+{
+	MPI_Request q;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	st_step_await(j, &q, st_now_ns(), "the end of the sweep");
+	struct st_combo none;
+	st_plan_combo(&j->cfg, 0, &none);
+	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
+				     .rank = j->rank, .run_dir = j->run_dir };
+	if (j->roles[j->rank] == ST_ROLE_CLIENT)
+		st_worker_remove_run_dir(&wa);
+
+	int rc = 0;
+	if (j->rank == 0) {
+		char err[ST_ERR_MAX];
+		const char *run_status = j->store_failed ? ST_RUN_STORE_FAILED : ST_RUN_COMPLETE;
+		if (st_store_end_run(j->store, j->run_id, run_status, err, sizeof(err))) {
+			fprintf(stderr, "stcluster: %s\n", err);
+			j->store_failed = 1;
+		}
+		if (!j->quiet && !j->store_failed) {
+			printf("\n");
+			if (j->report)
+				j->report(j->store, j->run_id, stdout);
+			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
+			       j->cfg.o[ST_OPT_DB].s);
+		}
+		if (j->combos_unprepared && !j->quiet)
+			printf("%d of %llu combinations failed to prepare\n", j->combos_unprepared,
+			       (unsigned long long)total);
+		rc = j->store_failed ? 1 : 0;
+	}
+	/* from here on the ranks may end: rank 0 stops watching first */
+	if (j->rank == 0)
+		st_watch_stop(j->watch);
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank)
+		st_watch_stop(j->watch);
+	j->watch = NULL;
+	return rc;
+}
+
+/* After setup_config: DESIGN's data flow, step by step. */
+static int run_job(struct job *j, int argc, char **argv)
+{
+	int resuming = j->cfg.o[ST_OPT_RESUME].n > 0;
+	run_identity(j, resuming);
+	if (cluster_roles(j))
+		return 2;
+	sync_clocks(j);
+	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
+	if (begin_run(j, argc, argv, total, resuming, &stored)) {
+		free(stored);
+		return 1;
+	}
+	start_watch(j, total);
+	baselines(j);
+	sweep(j, total, stored);
+	free(stored);
+	return end_run(j, total);
+}
+
+int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
+{
+	/* a singleton start (no mpirun) skips the slow network probing */
+	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK")) {
+		setenv("OMPI_MCA_pml", "ob1", 0);
+		setenv("OMPI_MCA_btl", "self,vader", 0);
+		setenv("OMPI_MCA_osc", "^ucx,rdma", 0);
+	}
+	int provided;
+	st_watch_block_signals();
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	struct job *j = calloc(1, sizeof(*j));
+	if (!j)
+		st_die("out of memory");
+	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
+	j->report = report;
+	j->host_comm = MPI_COMM_NULL;
+	MPI_Comm_dup(MPI_COMM_WORLD, &j->progress_comm);
+	MPI_Comm_dup(MPI_COMM_WORLD, &j->step_comm);
+	check_wire(j);
+	int rc = setup_config(j, argc, argv);
+	if (!rc && j->cfg.o[ST_OPT_DRY_RUN].n) {
+		if (j->rank == 0)
+			dry_run(j);
+	} else if (!rc) {
+		rc = run_job(j, argc, argv);
+	}
+	fflush(stdout);
+	st_store_close(j->store);
+	if (j->topo)
+		hwloc_topology_destroy(j->topo);
+	free(j->hosts);
+	free(j->roles);
+	free(j->partners);
+	st_sampler_free(j->sampler);
+	if (j->host_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&j->host_comm);
+	MPI_Comm_free(&j->progress_comm);
+	MPI_Comm_free(&j->step_comm);
+	free(j->last_step);
+	free(j->offsets);
+	free(j->rtts);
+	free(j);
+	st_watch_unblock_signals();
+	MPI_Finalize();
+	return rc;
+}

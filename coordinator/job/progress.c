@@ -1,0 +1,165 @@
+/*
+ * progress.c - what rank 0 prints while a run goes on (see progress.h).
+ */
+#include "progress.h"
+
+#include "../../common/util.h"
+#include "../../worker/worker.h"
+#include "die.h"
+#include "steps.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Rank 0: is the user's terminal where our output goes? Under mpirun our
+ * stdout is always a pty of mpirun's, so look at mpirun's own stdout (our
+ * parent on this host); run alone, at ours. */
+static int user_sees_terminal(void)
+{
+	if (!getenv("OMPI_COMM_WORLD_SIZE"))
+		return isatty(STDOUT_FILENO);
+	char path[64], target[256];
+	snprintf(path, sizeof(path), "/proc/%d/fd/1", (int)getppid());
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	return strncmp(target, "/dev/pts/", 9) == 0 || strncmp(target, "/dev/tty", 8) == 0;
+}
+
+int st_progress_mode(const struct job *j)
+{
+	int64_t pm = j->cfg.o[ST_OPT_PROGRESS].v[0];
+	int mode = j->quiet || pm == ST_PROGRESS_NONE ? PROGRESS_NONE
+		   : pm == ST_PROGRESS_LIVE	      ? PROGRESS_LIVE
+						      : PROGRESS_PLAIN;
+	if (!j->quiet && pm == ST_PROGRESS_AUTO && j->rank == 0 && user_sees_terminal())
+		mode = PROGRESS_LIVE;
+	return mode;
+}
+
+static void format_secs(double s, char *buf, size_t n)
+{
+	if (s < 0)
+		snprintf(buf, n, "?");
+	else if (s < 120)
+		snprintf(buf, n, "%.0fs", s);
+	else if (s < 7200)
+		snprintf(buf, n, "%.0fm%02.0fs", s / 60 - 0.5, s - 60 * (double)(int)(s / 60));
+	else
+		snprintf(buf, n, "%.1fh", s / 3600);
+}
+
+/* Live progress during a phase. Every rank reports the bytes its threads
+ * have moved every 250 ms and once more when done; rank 0 sums them into
+ * one updating line. The I/O threads only keep a counter they update anyway. */
+void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
+		      uint64_t total, int64_t release)
+{
+	struct st_progress_msg me = { 0, 0, 0 };
+	if (j->rank != 0) {
+		while (!me.done) {
+			me.done = st_worker_phase_wait(w, st_now_ns() + 250000000);
+			me.bytes = st_worker_live_bytes(w);
+			MPI_Send(&me, (int)sizeof(me), MPI_BYTE, 0, PROGRESS_TAG, j->progress_comm);
+		}
+		return;
+	}
+	uint64_t *bytes = calloc((size_t)j->size, sizeof(uint64_t));
+	int *done = calloc((size_t)j->size, sizeof(int)), ndone = 0;
+	if (!bytes || !done)
+		st_die("out of memory");
+	int64_t next_print = st_now_ns(), end_by = st_step_deadline(j, release);
+	while (ndone < j->size) {
+		if (st_now_ns() > end_by) {
+			char what[64];
+			for (int r = 0; r < j->size; r++)
+				done[r] = !done[r];
+			snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[phase]);
+			st_step_abort_hung(j, done, what, release);
+		}
+		if (!done[0] && st_worker_phase_wait(w, st_now_ns() + 50000000)) {
+			done[0] = 1;
+			ndone++;
+		} else if (done[0]) {
+			struct timespec ts = { 0, 20000000 };
+			nanosleep(&ts, NULL);
+		}
+		bytes[0] = st_worker_live_bytes(w);
+		int flag = 1;
+		while (flag) {
+			MPI_Status stt;
+			MPI_Iprobe(MPI_ANY_SOURCE, PROGRESS_TAG, j->progress_comm, &flag, &stt);
+			if (!flag)
+				break;
+			struct st_progress_msg p;
+			MPI_Recv(&p, (int)sizeof(p), MPI_BYTE, stt.MPI_SOURCE, PROGRESS_TAG,
+				 j->progress_comm, MPI_STATUS_IGNORE);
+			bytes[stt.MPI_SOURCE] = p.bytes;
+			if (p.done && !done[stt.MPI_SOURCE]) {
+				done[stt.MPI_SOURCE] = 1;
+				ndone++;
+			}
+		}
+		int64_t now = st_now_ns();
+		if (now >= next_print) {
+			uint64_t sum = 0;
+			for (int r = 0; r < j->size; r++)
+				sum += bytes[r];
+			double el = (double)(now - release) / 1e9, run = (double)(now - j->run_start_ns) / 1e9;
+			/* the run so far, per finished combination, times what is left */
+			double eta = j->combos_done ? run / (double)j->combos_done *
+							      (double)(total - j->combos_done)
+						    : -1;
+			char e1[32], e2[32];
+			format_secs(el, e1, sizeof(e1));
+			format_secs(eta, e2, sizeof(e2));
+			printf("\r\033[K[%u/%llu] %-9s %6s  %10.1f MB/s  ETA %s", c->seq + 1,
+			       (unsigned long long)total, st_phase_names[phase], e1,
+			       el > 0 ? (double)sum / el / 1e6 : 0.0, e2);
+			fflush(stdout);
+			next_print = now + 250000000;
+		}
+	}
+	printf("\r\033[K");
+	fflush(stdout);
+	free(bytes);
+	free(done);
+}
+
+/* Rank 0: a line per finished combination (live) or phase (plain). */
+void st_progress_line(const struct job *j, const struct st_combo *c, uint64_t total,
+		      const struct st_phase_record *ph, int nph, const char *status)
+{
+	if (j->progress == PROGRESS_NONE)
+		return;
+	char text[1024];
+	st_combo_text(&j->cfg, c, text, sizeof(text));
+	printf("[%u/%llu] %s", c->seq + 1, (unsigned long long)total, text);
+	if (c->iteration || j->cfg.o[ST_OPT_ITERATIONS].v[0] > 1)
+		printf(" iter=%u", c->iteration + 1);
+	printf(" :");
+	for (int i = 0; i < nph; i++) {
+		uint64_t bytes = 0;
+		int64_t s = INT64_MAX, e = INT64_MIN;
+		for (int r = 0; r < j->size; r++) {
+			const struct st_rank_result *rr = &ph[i].ranks[r];
+			if (rr->role != ST_ROLE_CLIENT || !rr->nthreads)
+				continue;
+			bytes += rr->bytes;
+			if (rr->start_ns < s)
+				s = rr->start_ns;
+			if (rr->end_ns > e)
+				e = rr->end_ns;
+		}
+		printf(" %s %.1f MB/s", st_phase_names[ph[i].phase],
+		       e > s ? (double)bytes * 1e3 / (double)(e - s) : 0.0);
+	}
+	if (strcmp(status, ST_COMBO_OK))
+		printf(" [%s]", status);
+	printf("\n");
+	fflush(stdout);
+}

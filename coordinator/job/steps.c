@@ -1,0 +1,118 @@
+/*
+ * steps.c - deadlines of the job's collective steps (see steps.h).
+ */
+#include "steps.h"
+
+#include "../../common/util.h"
+#include "die.h"
+#include "watch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t st_step_deadline(const struct job *j, int64_t from)
+{
+	int64_t dl = j->cfg.o[ST_OPT_DEADLINE].v[0];
+	return from + dl + 5000000000LL + dl / 10;
+}
+
+/* Rank 0: read every "reached step" message that has come in. */
+void st_step_drain(struct job *j)
+{
+	int flag = 1;
+	while (flag) {
+		MPI_Status stt;
+		MPI_Iprobe(MPI_ANY_SOURCE, STEP_TAG, j->step_comm, &flag, &stt);
+		if (!flag)
+			break;
+		int step;
+		MPI_Recv(&step, 1, MPI_INT, stt.MPI_SOURCE, STEP_TAG, j->step_comm,
+			 MPI_STATUS_IGNORE);
+		j->last_step[stt.MPI_SOURCE] = step;
+	}
+}
+
+/* Rank 0: the ranks in missing[] are hung: record the run as aborted,
+ * naming them, and end the job (mpirun then ends every rank, exit 3). */
+_Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char *what,
+				  int64_t since)
+{
+	char place[128], who[512] = "", reason[1024];
+	int first = -1, count = 0;
+	for (int r = 0; r < j->size; r++) {
+		if (!missing[r])
+			continue;
+		if (first < 0)
+			first = r;
+		size_t l = strlen(who);
+		if (count++ < 4)
+			snprintf(who + l, sizeof(who) - l, "%srank %d (host %s)", l ? ", " : "", r,
+				 j->hosts[r].hostname);
+	}
+	if (count > 4) {
+		size_t l = strlen(who);
+		snprintf(who + l, sizeof(who) - l, " and %d more", count - 4);
+	}
+	st_watch_place(j->watch, place, sizeof(place));
+	snprintf(reason, sizeof(reason), "%s did not reach %s within %.1f s (%s; hung?)", who, what,
+		 (double)(st_now_ns() - since) / 1e9, place);
+	st_watch_abort(j->watch, first, reason);
+	MPI_Abort(MPI_COMM_WORLD, 3);
+	_exit(3);
+}
+
+/* Every rank, at the same point: one more collective step. The others tell
+ * rank 0 they have reached it (no wait: the message is small). */
+void st_step_reached(struct job *j)
+{
+	j->step++;
+	if (j->rank == 0)
+		return;
+	int *b = &j->step_buf[j->step % STEP_RING];
+	MPI_Request q;
+	*b = j->step;
+	MPI_Isend(b, 1, MPI_INT, 0, STEP_TAG, j->step_comm, &q);
+	MPI_Request_free(&q);
+}
+
+/* Rank 0: abort when the step is past its deadline, naming who never reached it. */
+void st_step_check(struct job *j, int64_t deadline, int64_t since, const char *what)
+{
+	if (j->rank || st_now_ns() <= deadline)
+		return;
+	st_step_drain(j);
+	int *missing = calloc((size_t)j->size, sizeof(int));
+	if (!missing)
+		st_die("out of memory");
+	for (int r = 1; r < j->size; r++)
+		missing[r] = j->last_step[r] < j->step;
+	st_step_abort_hung(j, missing, what, since);
+}
+
+/* Complete a collective request of this step, begun at since: the other
+ * ranks wait as long as it takes (rank 0 decides), rank 0 until the deadline. */
+void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *what)
+{
+	int64_t deadline = st_step_deadline(j, since);
+	st_step_reached(j);
+	if (j->rank) {
+		MPI_Wait(q, MPI_STATUS_IGNORE);
+		return;
+	}
+	long pause = 5000; /* ns, doubling to 200 us: quick steps stay quick */
+	for (;;) {
+		int done = 0;
+		MPI_Test(q, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		st_step_check(j, deadline, since, what);
+		struct timespec ts = { 0, pause };
+		nanosleep(&ts, NULL);
+		if (pause < 200000)
+			pause *= 2;
+	}
+	st_step_drain(j);
+}

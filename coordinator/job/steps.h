@@ -1,0 +1,40 @@
+/*
+ * steps.h - deadlines of the job's collective steps. A rank that dies ends
+ * the job through mpirun, and rank 0's watch names it (watch.h); a rank
+ * that hangs does not, so rank 0 waits for each collective step only so
+ * long: the phase deadline (after which no rank issues I/O) plus a grace
+ * for the calls in flight. Before each step the other ranks tell rank 0
+ * they have reached it, so rank 0 can name the ones that never did.
+ */
+#ifndef ST_STEPS_H
+#define ST_STEPS_H
+
+#include "state.h"
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* The local time by which a step begun at `from` must be done. */
+int64_t st_step_deadline(const struct job *j, int64_t from);
+
+/* Every rank, at the same point: one more collective step. The others tell
+ * rank 0 they have reached it (no wait: the message is small). */
+void st_step_reached(struct job *j);
+
+/* Rank 0: read every "reached step" message that has come in. */
+void st_step_drain(struct job *j);
+
+/* Rank 0: abort when the step is past its deadline, naming who never reached it. */
+void st_step_check(struct job *j, int64_t deadline, int64_t since, const char *what);
+
+/* Complete a collective request of this step, begun at since: the other
+ * ranks wait as long as it takes (rank 0 decides), rank 0 until the
+ * deadline. `what` names the step in the abort reason ("the end of phase write"). */
+void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *what);
+
+/* Rank 0: the ranks in missing[] are hung: record the run as aborted,
+ * naming them, and end the job (mpirun then ends every rank, exit 3). */
+_Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char *what,
+				  int64_t since);
+
+#endif

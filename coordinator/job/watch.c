@@ -1,0 +1,374 @@
+/*
+ * watch.c - rank 0's watch over the job (see watch.h).
+ */
+#include "watch.h"
+
+#include "../../common/net.h"
+#include "../../common/util.h"
+#include "../store/store.h"
+#include "die.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* After recording a death, how long the watch waits for mpirun's SIGTERM
+ * before it ends rank 0 itself (mpirun sends it about 1 s after a death). */
+#define WAIT_FOR_KILL_NS (5 * 1000000000LL)
+
+struct st_watch {
+	int rank, size;
+	int lifeline;	      /* other ranks: the connection to rank 0 */
+	int lfd, sfd, efd;    /* rank 0: listener, signalfd, stop eventfd */
+	int *fds;	      /* rank 0: per rank, its lifeline (-1: none yet) */
+	const struct st_host_info *hosts;
+	struct st_abort_mark *mark; /* rank 0: the store, to mark the run aborted */
+	char run_id[40];
+	uint64_t total;
+	pthread_t thread;
+	int running;
+	atomic_int seq, phase;
+	pthread_mutex_t lock; /* guards aborted */
+	int aborted;
+};
+
+static sigset_t watched_signals(void)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGHUP);
+	return s;
+}
+
+void st_watch_block_signals(void)
+{
+	const char *r = getenv("OMPI_COMM_WORLD_RANK");
+	if (!r)
+		r = getenv("PMIX_RANK");
+	if (r && strcmp(r, "0"))
+		return;
+	sigset_t s = watched_signals();
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+}
+
+void st_watch_unblock_signals(void)
+{
+	sigset_t s = watched_signals();
+	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+}
+
+void st_watch_where(struct st_watch *w, int seq, int phase)
+{
+	if (!w || w->rank)
+		return;
+	atomic_store(&w->seq, seq);
+	atomic_store(&w->phase, phase);
+}
+
+void st_watch_place(struct st_watch *w, char *buf, size_t n)
+{
+	if (!w) {
+		st_copy(buf, n, "");
+		return;
+	}
+	int seq = atomic_load(&w->seq), phase = atomic_load(&w->phase);
+	if (seq < 0)
+		snprintf(buf, n, "between combinations");
+	else if (phase < 0)
+		snprintf(buf, n, "combination %d/%llu, preparing", seq + 1,
+			 (unsigned long long)w->total);
+	else
+		snprintf(buf, n, "combination %d/%llu, phase %s", seq + 1,
+			 (unsigned long long)w->total, st_phase_names[phase]);
+}
+
+int st_watch_abort(struct st_watch *w, int rank, const char *reason)
+{
+	if (!w || w->rank)
+		return -1;
+	pthread_mutex_lock(&w->lock);
+	if (w->aborted) {
+		pthread_mutex_unlock(&w->lock);
+		return -1;
+	}
+	w->aborted = 1;
+	char err[ST_ERR_MAX] = "the store could not be opened";
+	int stored = w->mark ? st_store_abort_mark(w->mark, rank, reason, err, sizeof(err)) : -1;
+	if (stored < 0)
+		fprintf(stderr, "stcluster: %s; could not mark run %s aborted: %s\n", reason,
+			w->run_id, err);
+	else
+		fprintf(stderr,
+			"stcluster: %s; run %s is marked aborted with %d of %llu combinations "
+			"stored (finish it with --resume %s)\n",
+			reason, w->run_id, stored, (unsigned long long)w->total, w->run_id);
+	fflush(stderr);
+	pthread_mutex_unlock(&w->lock);
+	return stored;
+}
+
+/* A lifeline closed (or failed): rank r is gone. */
+static void rank_gone(struct st_watch *w, int r, int err)
+{
+	char place[128], reason[512], e[32];
+	st_watch_place(w, place, sizeof(place));
+	snprintf(reason, sizeof(reason), "rank %d (host %s) ended during %s (its lifeline %s)", r,
+		 w->hosts[r].hostname, place, err ? st_errno_name(err, e, sizeof(e)) : "closed");
+	st_watch_abort(w, r, reason);
+}
+
+/* A signal from mpirun or the user: record it and end rank 0, as the
+ * signal would have. */
+static void ended_by_signal(struct st_watch *w, int sig)
+{
+	char place[128], reason[512];
+	st_watch_place(w, place, sizeof(place));
+	snprintf(reason, sizeof(reason),
+		 "rank 0 got %s during %s (mpirun sends SIGTERM when a rank fails or on Ctrl-C)",
+		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP", place);
+	st_watch_abort(w, -1, reason);
+	_exit(128 + sig);
+}
+
+/* A new connection announces its rank (4 bytes); anything else is dropped. */
+static void take_lifeline(struct st_watch *w)
+{
+	int fd = accept4(w->lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	int32_t r = -1;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	if (poll(&p, 1, 5000) != 1 || recv(fd, &r, sizeof(r), MSG_WAITALL) != sizeof(r) || r <= 0 ||
+	    r >= w->size || w->fds[r] >= 0) {
+		close(fd);
+		return;
+	}
+	w->fds[r] = fd;
+}
+
+static void *watch_thread(void *arg)
+{
+	struct st_watch *w = arg;
+	struct pollfd *p = calloc((size_t)w->size + 3, sizeof(*p));
+	int *who = calloc((size_t)w->size + 3, sizeof(int));
+	int64_t kill_by = 0; /* a death is recorded: mpirun should end us by then */
+	if (!p || !who)
+		st_die("out of memory");
+	for (;;) {
+		int n = 0;
+		p[n++] = (struct pollfd){ .fd = w->efd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = w->sfd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
+		for (int r = 1; r < w->size; r++)
+			if (w->fds[r] >= 0) {
+				who[n] = r;
+				p[n++] = (struct pollfd){ .fd = w->fds[r], .events = POLLIN };
+			}
+		if (poll(p, (nfds_t)n, kill_by ? 200 : -1) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (p[1].revents) {
+			struct signalfd_siginfo si;
+			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
+				ended_by_signal(w, (int)si.ssi_signo);
+		}
+		if (p[2].revents)
+			take_lifeline(w);
+		for (int i = 3; i < n; i++) {
+			if (!p[i].revents)
+				continue;
+			char b[64];
+			ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
+			if (got > 0 || (got < 0 && (errno == EAGAIN || errno == EINTR)))
+				continue; /* a rank has nothing to say on its lifeline: ignore */
+			int r = who[i], err = got < 0 ? errno : 0;
+			close(w->fds[r]);
+			w->fds[r] = -1;
+			rank_gone(w, r, err);
+			if (!kill_by)
+				kill_by = st_now_ns() + WAIT_FOR_KILL_NS;
+		}
+		/* mpirun did not end the job (e.g. --enable-recovery): rank 0
+		 * would wait for the dead rank forever, so it ends itself */
+		if (kill_by && st_now_ns() > kill_by)
+			_exit(3);
+	}
+	free(p);
+	free(who);
+	return NULL;
+}
+
+/* Another rank: its lifeline closes without rank 0's goodbye byte when rank
+ * 0 is gone. mpirun normally ends this rank then; if it does not (with
+ * --enable-recovery it would wait in a collective forever), it ends itself. */
+static void *lifeline_thread(void *arg)
+{
+	struct st_watch *w = arg;
+	struct pollfd p[2] = { { .fd = w->efd, .events = POLLIN },
+			       { .fd = w->lifeline, .events = POLLIN } };
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (p[0].revents)
+			return NULL;
+		char b;
+		ssize_t got = recv(w->lifeline, &b, 1, 0);
+		if (got == 1)
+			return NULL; /* goodbye: the job ends in order */
+		if (got < 0 && errno == EINTR)
+			continue;
+		fprintf(stderr, "stcluster: rank %d (host %s): rank 0 is gone; ending\n", w->rank,
+			w->hosts[w->rank].hostname);
+		_exit(3);
+	}
+}
+
+/* Another rank: connect to rank 0 and say who we are. 0 or -errno. */
+static int connect_lifeline(struct st_watch *w, int port)
+{
+	const struct st_host_info *h0 = &w->hosts[0];
+	int64_t deadline = st_now_ns() + 5000000000LL;
+	int rc = -EHOSTUNREACH, fd = -1;
+	if (!strcmp(h0->hostname, w->hosts[w->rank].hostname))
+		rc = st_net_connect("127.0.0.1", port, deadline, &fd);
+	char list[sizeof(h0->addresses)];
+	st_copy(list, sizeof(list), h0->addresses);
+	char *save = NULL;
+	for (char *a = strtok_r(list, ",", &save); rc && a; a = strtok_r(NULL, ",", &save))
+		rc = st_net_connect(a, port, deadline, &fd);
+	if (rc)
+		return rc;
+	int32_t me = w->rank;
+	if (send(fd, &me, sizeof(me), MSG_NOSIGNAL) != sizeof(me)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	w->lifeline = fd;
+	return 0;
+}
+
+struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
+				const char *db_path, const char *run_id, uint64_t total)
+{
+	struct st_watch *w = calloc(1, sizeof(*w));
+	if (!w)
+		st_die("out of memory");
+	MPI_Comm_rank(comm, &w->rank);
+	MPI_Comm_size(comm, &w->size);
+	w->lifeline = w->lfd = w->sfd = w->efd = -1;
+	w->hosts = hosts;
+	w->total = total;
+	st_copy(w->run_id, sizeof(w->run_id), run_id);
+	atomic_init(&w->seq, -1);
+	atomic_init(&w->phase, -1);
+	pthread_mutex_init(&w->lock, NULL);
+	int port = -1;
+	if (w->rank == 0) {
+		sigset_t s = watched_signals();
+		w->fds = malloc((size_t)w->size * sizeof(int));
+		if (!w->fds)
+			st_die("out of memory");
+		for (int r = 0; r < w->size; r++)
+			w->fds[r] = -1;
+		char err[ST_ERR_MAX];
+		w->mark = st_store_abort_mark_open(db_path, run_id, err, sizeof(err));
+		if (!w->mark)
+			fprintf(stderr, "stcluster: %s\n", err);
+		/* a message to a closed stderr (mpirun gone) must not end rank 0 */
+		signal(SIGPIPE, SIG_IGN);
+		w->sfd = signalfd(-1, &s, SFD_CLOEXEC);
+		w->efd = eventfd(0, EFD_CLOEXEC);
+		if (w->sfd < 0 || w->efd < 0)
+			st_die("rank 0 cannot watch the job: %s", strerror(errno));
+		if (st_net_listen(&w->lfd, &port))
+			port = -1;
+		/* a backlog of 64: the thread accepts while the others connect */
+		if (pthread_create(&w->thread, NULL, watch_thread, w))
+			st_die("rank 0 cannot start its watch thread");
+		w->running = 1;
+	}
+	MPI_Bcast(&port, 1, MPI_INT, 0, comm);
+	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : 0;
+	if (w->rank && !rc) {
+		w->efd = eventfd(0, EFD_CLOEXEC);
+		if (w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
+			st_die("rank %d cannot watch its lifeline", w->rank);
+		w->running = 1;
+	}
+	int *rcs = w->rank == 0 ? calloc((size_t)w->size, sizeof(int)) : NULL;
+	MPI_Gather(&rc, 1, MPI_INT, rcs, 1, MPI_INT, 0, comm);
+	if (w->rank == 0) {
+		if (port < 0)
+			fprintf(stderr, "stcluster: rank 0 cannot listen for lifelines; a rank that "
+					"dies is found by the deadlines only\n");
+		char e[32];
+		for (int r = 1; r < w->size && rcs; r++)
+			if (rcs[r])
+				fprintf(stderr,
+					"stcluster: rank %d (host %s) has no lifeline to rank 0 (%s); "
+					"if it dies, the deadlines find it\n",
+					r, hosts[r].hostname, st_errno_name(-rcs[r], e, sizeof(e)));
+	}
+	free(rcs);
+	return w;
+}
+
+void st_watch_stop(struct st_watch *w)
+{
+	if (!w)
+		return;
+	if (w->running) {
+		uint64_t one = 1;
+		if (write(w->efd, &one, sizeof(one)) != sizeof(one))
+			st_die("cannot stop the watch thread: %s", strerror(errno));
+		pthread_join(w->thread, NULL);
+	}
+	/* a lifeline the thread never took (it ran late: a short run on a busy
+	 * host) is still in the accept queue; closing lfd would reset it, and
+	 * its rank would take that for rank 0's death */
+	if (w->lfd >= 0)
+		fcntl(w->lfd, F_SETFL, fcntl(w->lfd, F_GETFL) | O_NONBLOCK);
+	for (int fd; w->lfd >= 0 && (fd = accept4(w->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;) {
+		if (send(fd, "b", 1, MSG_NOSIGNAL) != 1)
+			fprintf(stderr, "stcluster: rank 0: no goodbye to a lifeline: %s\n",
+				strerror(errno));
+		close(fd);
+	}
+	/* goodbye: the ranks know the job ends in order, not that rank 0 died */
+	for (int r = 0; w->fds && r < w->size; r++)
+		if (w->fds[r] >= 0) {
+			if (send(w->fds[r], "b", 1, MSG_NOSIGNAL) != 1)
+				fprintf(stderr, "stcluster: rank 0: no goodbye to rank %d: %s\n", r,
+					strerror(errno));
+			close(w->fds[r]);
+		}
+	if (w->lifeline >= 0)
+		close(w->lifeline);
+	if (w->lfd >= 0)
+		close(w->lfd);
+	if (w->sfd >= 0)
+		close(w->sfd);
+	if (w->efd >= 0)
+		close(w->efd);
+	pthread_mutex_destroy(&w->lock);
+	st_store_abort_mark_close(w->mark);
+	free(w->fds);
+	free(w);
+}

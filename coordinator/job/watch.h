@@ -1,0 +1,61 @@
+/*
+ * watch.h - rank 0 keeps watch over the job, so that a run that ends badly
+ * is stored as aborted with its culprit named, never left "running".
+ *
+ * Open MPI 4.1 has no failure notification (ULFM came with 5.0): when a rank
+ * dies, mpirun sends SIGTERM to every other rank about a second later and
+ * SIGKILL a second after that. So every other rank keeps one TCP connection
+ * to rank 0, its lifeline: the kernel closes it when the process ends, however
+ * it ends, and rank 0's watch thread sees the close at once. The same thread
+ * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread of rank 0 before
+ * MPI starts its own, and read from a signalfd), so mpirun's kill wave and a
+ * Ctrl-C also leave an aborted run with a reason. A rank that hangs instead
+ * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
+ * job's deadline checks (steps.c) name it and call st_watch_abort.
+ *
+ * The first reason wins; it is written by a connection of its own, so it
+ * does not wait for the main thread. Every function is safe to call with
+ * w == NULL; the rank-0 ones do nothing on other ranks.
+ */
+#ifndef ST_WATCH_H
+#define ST_WATCH_H
+
+#include "../../common/wire.h"
+
+#include <mpi.h>
+
+struct st_watch;
+
+/* Call before MPI_Init on every process: rank 0 (as mpirun's environment
+ * says, or a singleton) blocks the signals the watch thread reads, so that
+ * the threads MPI starts inherit the mask. */
+void st_watch_block_signals(void);
+
+/* The calling thread takes those signals again (once the watch is stopped,
+ * or was never started): a signal then ends rank 0 as usual. */
+void st_watch_unblock_signals(void);
+
+/* Collective over comm. Rank 0 listens and starts the watch thread; every
+ * other rank connects its lifeline (to 127.0.0.1 on rank 0's host, else to
+ * rank 0's addresses). A rank that cannot connect is reported on stderr by
+ * rank 0 (its death is then found by the deadlines only). */
+struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
+				const char *db_path, const char *run_id, uint64_t total);
+
+/* Rank 0: what the job is doing, for the reason text (seq -1: between
+ * combinations; phase -1: preparing). */
+void st_watch_where(struct st_watch *w, int seq, int phase);
+
+/* Rank 0: the place text ("combination 3/8, phase write"). */
+void st_watch_place(struct st_watch *w, char *buf, size_t n);
+
+/* Rank 0: record the run as aborted (rank -1: no one rank), unless a reason
+ * is already recorded; then print it. Returns the number of combinations
+ * the store holds for the run, or -1. */
+int st_watch_abort(struct st_watch *w, int rank, const char *reason);
+
+/* Rank 0: stop watching (before the job's last collective: from then on the
+ * ranks may end). Others: close the lifeline (after that collective). Frees. */
+void st_watch_stop(struct st_watch *w);
+
+#endif

@@ -1,0 +1,534 @@
+/*
+ * analysis.c - compare, effects, history and report --top (see analysis.h).
+ *
+ * Each command runs one named query of sql/queries/ as a subquery of a
+ * statement built here, which picks the columns to show (the sweep options
+ * that vary, sizes as 4k/1m), rounds the figures and adds what plain SQL
+ * cannot compute: confidence intervals, Welch's test and the verdicts, as
+ * SQL functions over stats.c. The figures themselves are the query file's,
+ * so the sqlite3 shell gives the same numbers.
+ *
+ * Verdicts are statistical: a difference is "better" or "worse" only when
+ * Welch's two-sided test at 95 % says it is larger than the noise of the
+ * iterations, which needs ST_MIN_ITER iterations on each side.
+ */
+#include "analysis.h"
+
+#include "../../common/options.h"
+#include "../../common/strbuf.h"
+#include "../../common/util.h"
+#include "../store/output.h"
+#include "../store/runs.h"
+#include "../store/store.h"
+#include "stats.h"
+#include "subcmd.h"
+#include "where.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_ALPHA 0.05  /* two-sided: 95 % */
+#define ST_MIN_ITER 3  /* iterations a side needs before its noise is known */
+#define MBPS_UNIT "MB/s = 10^6 bytes per second"
+
+/* A query file as a subquery: "(\n<text without the final ;>\n)". */
+static void sb_subquery(struct st_strbuf *b, const char *text)
+{
+	size_t l = strlen(text);
+	while (l && (isspace((unsigned char)text[l - 1]) || text[l - 1] == ';'))
+		l--;
+	char *body = strndup(text, l);
+	if (!body) {
+		b->oom = 1;
+		return;
+	}
+	st_strbuf_put(b, "(\n");
+	st_strbuf_put(b, body);
+	st_strbuf_put(b, "\n)");
+	free(body);
+}
+
+/* ---- SQL functions over stats.c ---- */
+
+static double arg_d(sqlite3_value *v)
+{
+	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
+}
+
+static int arg_i(sqlite3_value *v)
+{
+	return sqlite3_value_type(v) == SQLITE_NULL ? 0 : sqlite3_value_int(v);
+}
+
+static void result_d(sqlite3_context *ctx, double v)
+{
+	if (isnan(v))
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_double(ctx, v);
+}
+
+static void fn_ci95(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	result_d(ctx, st_ci95(arg_d(argv[0]), arg_i(argv[1])));
+}
+
+static void fn_welch_p(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	struct st_welch w;
+	if (st_welch_test(arg_d(argv[0]), arg_d(argv[1]), arg_i(argv[2]), arg_d(argv[3]),
+			  arg_d(argv[4]), arg_i(argv[5]), &w))
+		sqlite3_result_null(ctx);
+	else
+		result_d(ctx, w.p);
+}
+
+/* "better" / "worse" / "within noise" from Welch's test of b against a. */
+static const char *welch_word(double ma, double sa, int na, double mb, double sb, int nb,
+			      const char *up, const char *down)
+{
+	struct st_welch w;
+	if (st_welch_test(ma, sa, na, mb, sb, nb, &w))
+		return NULL;
+	if (w.p < ST_ALPHA)
+		return w.diff > 0 ? up : down;
+	return "within noise";
+}
+
+static void fn_compare_verdict(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	double am = arg_d(argv[0]), as = arg_d(argv[1]), bm = arg_d(argv[4]), bs = arg_d(argv[5]);
+	int an = arg_i(argv[2]), af = arg_i(argv[3]), bn = arg_i(argv[6]), bf = arg_i(argv[7]);
+	char buf[160];
+	const char *v;
+	if (an == 0 || bn == 0)
+		v = an == 0 && bn == 0 ? "failed in both" : an == 0 ? "failed in A" : "failed in B";
+	else if (an < ST_MIN_ITER || bn < ST_MIN_ITER)
+		v = "too few iterations (3 in each run needed)";
+	else
+		v = welch_word(am, as, an, bm, bs, bn, "better", "worse");
+	if (!v)
+		v = "too few iterations (3 in each run needed)";
+	if ((af && an) || (bf && bn)) {
+		/* some iterations failed: the figures are those of the others */
+		snprintf(buf, sizeof(buf), "%s; errors in %d of A's, %d of B's iterations", v, af, bf);
+		v = buf;
+	}
+	sqlite3_result_text(ctx, v, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * Against the earlier runs of a configuration (their iterations pooled):
+ * Welch's test when this run has ST_MIN_ITER iterations; with fewer, the
+ * 95 % interval in which the mean of n new samples of the earlier
+ * distribution falls, pm +- t(0.975, pn-1) ps sqrt(1/n + 1/pn).
+ */
+static void fn_history_verdict(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	double m = arg_d(argv[0]), s = arg_d(argv[1]), pm = arg_d(argv[4]), ps = arg_d(argv[5]);
+	int n = arg_i(argv[2]), prev_runs = arg_i(argv[3]), pn = arg_i(argv[6]);
+	const char *v;
+	if (n == 0)
+		v = "failed";
+	else if (prev_runs == 0)
+		v = "first run";
+	else if (pn == 0)
+		v = "no earlier figures (they failed)";
+	else if (pn < ST_MIN_ITER)
+		v = "too few earlier iterations (3 needed)";
+	else if (n >= ST_MIN_ITER)
+		v = welch_word(pm, ps, pn, m, s, n, "improvement", "regression");
+	else {
+		double half = st_t_quantile(1 - ST_ALPHA / 2, pn - 1) * ps * sqrt(1.0 / n + 1.0 / pn);
+		v = fabs(m - pm) > half ? (m > pm ? "improvement" : "regression") : "within noise";
+	}
+	if (!v)
+		v = "too few iterations";
+	sqlite3_result_text(ctx, v, -1, SQLITE_STATIC);
+}
+
+int st_analysis_functions(sqlite3 *db, char *err, size_t n)
+{
+	static const struct {
+		const char *name;
+		int nargs;
+		void (*fn)(sqlite3_context *, int, sqlite3_value **);
+	} fns[] = {
+		{ "st_ci95", 2, fn_ci95 },
+		{ "st_welch_p", 6, fn_welch_p },
+		{ "st_compare_verdict", 8, fn_compare_verdict },
+		{ "st_history_verdict", 7, fn_history_verdict },
+	};
+	for (size_t i = 0; i < ST_ARRAY_LEN(fns); i++)
+		if (sqlite3_create_function(db, fns[i].name, fns[i].nargs,
+					    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fns[i].fn, NULL,
+					    NULL) != SQLITE_OK) {
+			snprintf(err, n, "store: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- runs, parameters, columns ---- */
+
+/* The named parameters a query file may use; NULL (0 for top) = unset. */
+struct qparams {
+	const char *run, *run_a, *run_b, *phase;
+	int top;
+};
+
+static void bind_params(sqlite3_stmt *st, const struct qparams *p)
+{
+	const struct {
+		const char *name, *value;
+	} texts[] = { { ":run", p->run }, { ":run_a", p->run_a }, { ":run_b", p->run_b },
+		      { ":phase", p->phase } };
+	for (size_t i = 0; i < ST_ARRAY_LEN(texts); i++) {
+		int k = sqlite3_bind_parameter_index(st, texts[i].name);
+		if (k && texts[i].value)
+			sqlite3_bind_text(st, k, texts[i].value, -1, SQLITE_TRANSIENT);
+	}
+	int k = sqlite3_bind_parameter_index(st, ":top");
+	if (k && p->top)
+		sqlite3_bind_int(st, k, p->top);
+}
+
+static int is_column_option(int i)
+{
+	return (st_options[i].flags & ST_OF_SWEEP) != 0;
+}
+
+/*
+ * Which sweep options take more than one value (NULL counts as one) over
+ * the rows of `from` (a FROM clause). With none, block, size and threads:
+ * a table should still say what was measured. 1 (some vary), 0 (none), or
+ * -1 with *sqlerr set to SQLite's message (static until the next call on db).
+ */
+static int varying(sqlite3 *db, const char *from, const struct qparams *p, int vary[ST_OPT_COUNT],
+		   const char **sqlerr)
+{
+	struct st_strbuf b = { 0 };
+	int cols = 0;
+	st_strbuf_put(&b, "SELECT ");
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (is_column_option(i))
+			st_strbuf_addf(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
+			       st_options[i].name);
+	st_strbuf_addf(&b, " FROM %s", from);
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (b.oom) {
+		*sqlerr = "out of memory";
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, b.p, -1, &st, NULL) != SQLITE_OK) {
+		*sqlerr = sqlite3_errmsg(db);
+		goto out;
+	}
+	bind_params(st, p);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		*sqlerr = sqlite3_errmsg(db);
+		goto out;
+	}
+	int any = 0;
+	for (int i = 0, c = 0; i < ST_OPT_COUNT; i++) {
+		vary[i] = is_column_option(i) && sqlite3_column_int(st, c++);
+		any |= vary[i];
+	}
+	if (!any)
+		vary[ST_OPT_BLOCK] = vary[ST_OPT_SIZE] = vary[ST_OPT_THREADS] = 1;
+	rc = any;
+out:
+	sqlite3_finalize(st);
+	st_strbuf_release(&b);
+	return rc;
+}
+
+int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n)
+{
+	struct qparams p = { .run = run };
+	const char *sqlerr;
+	int rc = varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr);
+	if (rc < 0)
+		snprintf(err, n, "%s", sqlerr);
+	return rc;
+}
+
+/* The option columns to show, sizes as text ("4k"), each followed by ", ". */
+static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!vary[i])
+			continue;
+		if (st_options[i].type == ST_T_SIZE)
+			st_strbuf_addf(b, "st_size(\"%s\") AS \"%s\", ", st_options[i].name, st_options[i].name);
+		else
+			st_strbuf_addf(b, "\"%s\", ", st_options[i].name);
+	}
+}
+
+/* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */
+static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b, const struct qparams *p,
+			 enum st_format f, const char *note, FILE *out)
+{
+	if (b->oom) {
+		fprintf(stderr, "stcluster %s: out of memory\n", cmd);
+		return 1;
+	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, b->p, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, sqlite3_errmsg(db));
+		return 1;
+	}
+	bind_params(st, p);
+	int rc = st_print_rows(st, f, note, out) ? 1 : 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Rows of b's statement; -1 on error (already reported by the caller's print). */
+static int64_t count_rows(sqlite3 *db, const struct st_strbuf *b, const struct qparams *p)
+{
+	struct st_strbuf c = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+	st_strbuf_put(&c, "SELECT COUNT(*) FROM (");
+	st_strbuf_put(&c, b->p ? b->p : "SELECT 1");
+	st_strbuf_put(&c, ")");
+	if (!c.oom && sqlite3_prepare_v2(db, c.p, -1, &st, NULL) == SQLITE_OK) {
+		bind_params(st, p);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	st_strbuf_release(&c);
+	return v;
+}
+
+/* ---- report --top ---- */
+
+int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
+		 FILE *out)
+{
+	char err[ST_ERR_MAX];
+	const char *sqlerr;
+	struct qparams p = { .run = run, .phase = phase, .top = top };
+	int vary[ST_OPT_COUNT];
+	if (st_analysis_functions(db, err, sizeof(err))) {
+		fprintf(stderr, "stcluster report: %s\n", err);
+		return 1;
+	}
+	if (varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster report: %s\n", sqlerr);
+		return 1;
+	}
+	int iters = st_run_iterations(db, run), base = st_run_has_baseline(db, run);
+	struct st_strbuf b = { 0 };
+	st_strbuf_put(&b, "SELECT phase, ");
+	sb_options(&b, vary);
+	if (iters > 1)
+		st_strbuf_put(&b, "n AS iters, ");
+	st_strbuf_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
+	if (iters > 1)
+		st_strbuf_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
+	st_strbuf_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
+		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
+	if (base)
+		st_strbuf_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
+	st_strbuf_put(&b, "verdict FROM ");
+	sb_subquery(&b, st_sql_q_top);
+	st_strbuf_put(&b, " ORDER BY phase_order, place");
+	char note[512], best[64] = "every combination";
+	if (top)
+		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
+	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s", run, best,
+		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT);
+	int rc = run_and_print(db, "report", &b, &p, f, note, out);
+	st_strbuf_release(&b);
+	return rc;
+}
+
+/* ---- the subcommands ---- */
+
+/* The store, read-only, with the analysis functions; NULL after a message. */
+static struct st_store *open_store(const struct st_subargs *a)
+{
+	char err[ST_ERR_MAX];
+	struct st_store *s = st_subcmd_store(a);
+	if (!s)
+		return NULL;
+	if (st_analysis_functions(st_store_db(s), err, sizeof(err))) {
+		fprintf(stderr, "stcluster %s: %s\n", a->cmd, err);
+		st_store_close(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* ---- compare ---- */
+
+int st_cmd_compare(const struct st_subargs *a)
+{
+	if (a->npos != 2) {
+		fprintf(stderr, "stcluster compare: needs two runs (stcluster compare RUN_A RUN_B)\n");
+		return 2;
+	}
+	struct st_store *s = open_store(a);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	char ids[2][64], err[ST_ERR_MAX];
+	for (int i = 0; i < 2; i++)
+		if (st_run_resolve(db, a->pos[i], ids[i], sizeof(ids[i]), err, sizeof(err))) {
+			fprintf(stderr, "stcluster compare: %s: %s\n", i ? "RUN_B" : "RUN_A", err);
+			st_store_close(s);
+			return 2;
+		}
+	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a->phase };
+	int vary[ST_OPT_COUNT], rc = 1;
+	const char *sqlerr;
+	struct st_strbuf b = { 0 };
+	if (varying(db, "combo WHERE run_id IN (:run_a, :run_b)", &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster compare: %s\n", sqlerr);
+		goto out;
+	}
+	st_strbuf_put(&b, "SELECT phase, ");
+	sb_options(&b, vary);
+	st_strbuf_put(&b, "a_n AS \"A n\", ROUND(a_mbps, 1) AS \"A MB/s\", "
+		   "ROUND(st_ci95(a_sd, a_n), 1) AS \"A +-95%\", "
+		   "b_n AS \"B n\", ROUND(b_mbps, 1) AS \"B MB/s\", "
+		   "ROUND(st_ci95(b_sd, b_n), 1) AS \"B +-95%\", "
+		   "ROUND(change_pct, 1) AS \"change %\", "
+		   "ROUND(st_welch_p(a_mbps, a_sd, a_n, b_mbps, b_sd, b_n), 4) AS p, "
+		   "st_compare_verdict(a_mbps, a_sd, a_n, a_failed, b_mbps, b_sd, b_n, b_failed) AS verdict "
+		   "FROM ");
+	sb_subquery(&b, st_sql_q_compare);
+	st_strbuf_put(&b, " ORDER BY phase_order, matrix_index");
+	char ta[256], tb[256], note[800];
+	st_run_title(db, ids[0], ta, sizeof(ta));
+	st_run_title(db, ids[1], tb, sizeof(tb));
+	snprintf(note, sizeof(note),
+		 "A = %s; B = %s; change = B against A; verdict: Welch's t-test at 95 %% "
+		 "(3 iterations in each run needed); %s",
+		 ta, tb, MBPS_UNIT);
+	rc = run_and_print(db, "compare", &b, &p, a->format, note, stdout);
+	if (rc == 0 && count_rows(db, &b, &p) == 0)
+		fprintf(stderr, "stcluster compare: runs %.8s and %.8s share no combination (no "
+				"combination of one has the options of one of the other)\n",
+			ids[0], ids[1]);
+out:
+	st_strbuf_release(&b);
+	st_store_close(s);
+	return rc;
+}
+
+/* ---- effects ---- */
+
+int st_cmd_effects(const struct st_subargs *a)
+{
+	struct st_store *s = open_store(a);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	char run[64], err[ST_ERR_MAX];
+	if (st_run_resolve(db, a->run, run, sizeof(run), err, sizeof(err))) {
+		fprintf(stderr, "stcluster effects: --run: %s\n", err);
+		st_store_close(s);
+		return 2;
+	}
+	struct qparams p = { .run = run, .phase = a->phase };
+	struct st_strbuf b = { 0 };
+	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
+		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
+		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
+		   "ROUND(effect_pct, 1) AS \"effect %\" FROM ");
+	sb_subquery(&b, st_sql_q_effects);
+	st_strbuf_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
+	char title[256], note[900];
+	st_run_title(db, run, title, sizeof(title));
+	snprintf(note, sizeof(note),
+		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
+		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
+		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
+		 "%s",
+		 title, MBPS_UNIT);
+	int rc = run_and_print(db, "effects", &b, &p, a->format, note, stdout);
+	int vary[ST_OPT_COUNT];
+	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)
+		fprintf(stderr, "stcluster effects: no option takes two values in run %.8s: "
+				"nothing to compare\n",
+			run);
+	st_strbuf_release(&b);
+	st_store_close(s);
+	return rc;
+}
+
+/* ---- history ---- */
+
+int st_cmd_history(const struct st_subargs *a)
+{
+	char where[4096] = "1", err[ST_ERR_MAX];
+	if (a->where && !a->where[strspn(a->where, " \t\n")]) {
+		fprintf(stderr, "stcluster history: --where: empty expression\n");
+		return 2;
+	}
+	if (a->where && st_where_translate(a->where, where, sizeof(where), err, sizeof(err))) {
+		fprintf(stderr, "stcluster history: --where: %s\n", err);
+		return 2;
+	}
+	struct st_store *s = open_store(a);
+	if (!s)
+		return 2;
+	sqlite3 *db = st_store_db(s);
+	struct qparams p = { .phase = a->phase };
+	int vary[ST_OPT_COUNT], rc = 2;
+	const char *sqlerr;
+	/*
+	 * The user's expression becomes the WHERE of a statement built around
+	 * the history query, in parentheses. It is SQL on purpose (any
+	 * condition over the columns); the store is open read-only
+	 * (SQLITE_OPEN_READONLY) and only the first statement of the text is
+	 * compiled, so the worst a bad or hostile expression can do is fail,
+	 * or read the store, which `query` allows anyway.
+	 */
+	struct st_strbuf from = { 0 }, b = { 0 };
+	sb_subquery(&from, st_sql_q_history);
+	st_strbuf_addf(&from, " WHERE (%s)", where);
+	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
+		fprintf(stderr, "stcluster history: %s%s\n", a->where ? "--where: " : "",
+			from.oom ? "out of memory" : sqlerr);
+		goto out;
+	}
+	int wide = a->format == ST_FMT_CSV || a->format == ST_FMT_JSON;
+	st_strbuf_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
+			: "SELECT replace(substr(started_at, 1, 16), 'T', ' ') AS started, "
+			  "substr(run_id, 1, 8) AS run, ");
+	st_strbuf_put(&b, "label, hosts, ranks, phase, ");
+	sb_options(&b, vary);
+	st_strbuf_put(&b, "n, ROUND(mbps, 1) AS \"MB/s\", ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", "
+		   "prev_runs AS \"earlier runs\", ROUND(prev_mbps, 1) AS \"earlier MB/s\", "
+		   "ROUND(change_pct, 1) AS \"change %\", "
+		   "st_history_verdict(mbps, sd_mbps, n, prev_runs, prev_mbps, prev_sd, prev_n) AS verdict "
+		   "FROM ");
+	st_strbuf_put(&b, from.p);
+	st_strbuf_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
+	char note[4300];
+	snprintf(note, sizeof(note),
+		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
+		 "iterations pooled; regression/improvement: Welch's t-test at 95 %% (or the 95 %% "
+		 "prediction interval with fewer than 3 iterations); %s",
+		 a->where ? where : "(every configuration)", MBPS_UNIT);
+	rc = run_and_print(db, "history", &b, &p, a->format, note, stdout);
+out:
+	st_strbuf_release(&from);
+	st_strbuf_release(&b);
+	st_store_close(s);
+	return rc;
+}

@@ -1,0 +1,1101 @@
+/*
+ * store.c - the SQLite store (see store.h).
+ */
+#include "store.h"
+
+#include "hash.h"
+
+#include "../../common/units.h"
+#include "../../common/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "version.h" /* generated: $(BUILD)/gen/version.h (the Makefile) */
+
+/* Migrations: entry v turns a store of version v-1 into version v. Version 1
+ * is sql/schema.sql itself; later versions append their ALTER statements
+ * (and sql/schema.sql has their result, for a new store). */
+static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
+	NULL,
+	NULL,
+	/* 2: the hashes `stcluster audit` checks; NULL in the runs written before */
+	"ALTER TABLE run ADD COLUMN config_hash TEXT; "
+	"ALTER TABLE run ADD COLUMN baseline_hash TEXT; "
+	"ALTER TABLE run ADD COLUMN result_hash TEXT; "
+	"ALTER TABLE combo ADD COLUMN row_hash TEXT;",
+};
+
+struct st_store {
+	sqlite3 *db;
+	int readonly;
+	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
+	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
+	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
+	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
+};
+
+static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int st_store_check_path(const char *path, int need_write, char *err, size_t n)
+{
+	char dir[ST_STR_MAX];
+	struct stat st;
+	if (st_copy(dir, sizeof(dir), path))
+		return fail(err, n, "--db: path is too long");
+	const char *d = dirname(dir);
+	if (stat(d, &st) || !S_ISDIR(st.st_mode))
+		return fail(err, n, "--db: directory '%s' does not exist", d);
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return fail(err, n, "--db: cannot stat '%s': %s", path, strerror(errno));
+		if (!need_write)
+			return fail(err, n, "--db: no store at '%s' (run a sweep first)", path);
+		if (access(d, W_OK | X_OK))
+			return fail(err, n, "--db: directory '%s' is not writable", d);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return fail(err, n, "--db: '%s' is not a regular file", path);
+	if (access(path, need_write ? R_OK | W_OK : R_OK))
+		return fail(err, n, "--db: '%s' is not %s", path, need_write ? "writable" : "readable");
+	/* WAL needs to create PATH-wal and PATH-shm beside the store */
+	if (need_write && access(d, W_OK | X_OK))
+		return fail(err, n, "--db: directory '%s' is not writable", d);
+	if (st.st_size == 0)
+		return 0;
+	unsigned char h[100];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, n, "--db: cannot open '%s': %s", path, strerror(errno));
+	ssize_t got = read(fd, h, sizeof(h));
+	close(fd);
+	if (got != (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
+		return fail(err, n, "--db: '%s' is not a SQLite database", path);
+	uint32_t uv = (uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 | (uint32_t)h[62] << 8 | h[63];
+	if (uv > ST_SCHEMA_VERSION)
+		return fail(err, n,
+			    "--db: '%s' has schema version %u; this stcluster knows up to %d (upgrade it)",
+			    path, uv, ST_SCHEMA_VERSION);
+	return 0;
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		fail(err, n, "store: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* BEGIN IMMEDIATE, tried again while another run has the store: SQLite
+ * answers BUSY without its busy handler in states that could deadlock
+ * (seen with several runs opening and closing one store at once). */
+static int begin(sqlite3 *db, char *err, size_t n)
+{
+	int64_t give_up = st_now_ns() + 30000000000LL;
+	for (;;) {
+		if (!exec(db, "BEGIN IMMEDIATE", err, n))
+			return 0;
+		int code = sqlite3_extended_errcode(db) & 0xff;
+		if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || st_now_ns() > give_up)
+			return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -code : -1;
+		struct timespec ts = { 0, 10000000 + (st_now_ns() % 20000000) };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static const char *column_type(int id)
+{
+	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ? "TEXT"
+										     : "INTEGER";
+}
+
+static int add_column(sqlite3 *db, const char *table, const char *name, const char *type,
+		      char *err, size_t n)
+{
+	char sql[256];
+	int64_t have = 0;
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+		 table, name);
+	if (query_int(db, sql, &have))
+		return fail(err, n, "store: %s", sqlite3_errmsg(db));
+	if (have)
+		return 0;
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s", table, name, type);
+	return exec(db, sql, err, n);
+}
+
+/* One combo column per sweep option, and <name>_eff for an NFS option's
+ * effective value; the run's abort columns: add the ones an older store
+ * lacks (nullable columns need no schema version). */
+static int add_columns(sqlite3 *db, char *err, size_t n)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		char eff[80];
+		snprintf(eff, sizeof(eff), "%s_eff", st_options[i].name);
+		if (add_column(db, "combo", st_options[i].name, column_type(i), err, n) ||
+		    ((st_options[i].flags & ST_OF_NFS) &&
+		     add_column(db, "combo", eff, column_type(i), err, n)))
+			return -1;
+	}
+	return add_column(db, "run", "abort_rank", "INTEGER", err, n) ||
+	       add_column(db, "run", "abort_reason", "TEXT", err, n);
+}
+
+static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
+					  "client_result", "run_summary" };
+
+static int migrate(sqlite3 *db, char *err, size_t n)
+{
+	int64_t v = 0, tables = 0;
+	int rc = begin(db, err, n);
+	if (rc)
+		return rc;
+	if (query_int(db, "PRAGMA user_version", &v) ||
+	    query_int(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'", &tables)) {
+		fail(err, n, "store: %s", sqlite3_errmsg(db));
+		goto rollback;
+	}
+	if (v > ST_SCHEMA_VERSION) {
+		fail(err, n, "store has schema version %lld; this stcluster knows up to %d",
+		     (long long)v, ST_SCHEMA_VERSION);
+		goto rollback;
+	}
+	if (v == 0) {
+		if (tables) {
+			fail(err, n, "store: the database has tables but is not an stcluster store");
+			goto rollback;
+		}
+		if (exec(db, st_sql_schema, err, n))
+			goto rollback;
+	} else {
+		for (int64_t k = v + 1; k <= ST_SCHEMA_VERSION; k++)
+			if (migrations[k] && exec(db, migrations[k], err, n))
+				goto rollback;
+	}
+	if (add_columns(db, err, n))
+		goto rollback;
+	for (size_t i = 0; i < ST_ARRAY_LEN(view_names); i++) {
+		char sql[128];
+		snprintf(sql, sizeof(sql), "DROP VIEW IF EXISTS %s", view_names[i]);
+		if (exec(db, sql, err, n))
+			goto rollback;
+	}
+	if (exec(db, st_sql_views, err, n))
+		goto rollback;
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", ST_SCHEMA_VERSION);
+	if (exec(db, sql, err, n) || exec(db, "COMMIT", err, n))
+		goto rollback;
+	return 0;
+rollback:;
+	/* the failing statement's code, before ROLLBACK resets it: BUSY is retried */
+	int code = sqlite3_extended_errcode(db) & 0xff;
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -code : -1;
+}
+
+static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t n)
+{
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static int prepare_all(struct st_store *s, char *err, size_t n)
+{
+	char cols[4096] = "", marks[1024] = "";
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		size_t l = strlen(cols);
+		snprintf(cols + l, sizeof(cols) - l, ", \"%s\"", st_options[i].name);
+		l = strlen(marks);
+		snprintf(marks + l, sizeof(marks) - l, ", ?");
+		if (st_options[i].flags & ST_OF_NFS) {
+			l = strlen(cols);
+			snprintf(cols + l, sizeof(cols) - l, ", \"%s_eff\"", st_options[i].name);
+			l = strlen(marks);
+			snprintf(marks + l, sizeof(marks) - l, ", ?");
+		}
+	}
+	char sql[8192];
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO combo (run_id, seq, matrix_index, iteration, status, message, "
+		 "started_at, finished_at, direct_fallback, mount_options%s) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?%s)",
+		 cols, marks);
+	if (prepare(s, &s->ins_combo, sql, err, n) ||
+	    prepare(s, &s->ins_failure,
+		    "INSERT INTO combo_failure (combo_id, rank, errno, errno_name, op, message) "
+		    "VALUES (?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_phase,
+		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
+		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
+		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop) VALUES (?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_rank,
+		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
+		    "release_ns, start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, "
+		    "deadline_hit, errno, errno_name, err_op, err_offset, err_count, message, "
+		    "lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_max_ns, hist, bad_blocks, "
+		    "first_bad_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_thread,
+		    "INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, "
+		    "start_ns, end_ns, cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, "
+		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_host,
+		    "INSERT OR IGNORE INTO host (run_id, rank, hostname, addresses, role, local_rank, "
+		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
+		    "clock_offset_ns, clock_rtt_ns, read_partner, rmem_max, wmem_max, tcp_rmem, "
+		    "tcp_wmem, sunrpc_slots, iface, mtu, speed_mbps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n) ||
+	    prepare(s, &s->ins_eff,
+		    "INSERT INTO effective_option (combo_id, rank, option, requested, effective, "
+		    "maximum) VALUES (?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_sample,
+		    "INSERT INTO sample (combo_id, phase, rank, t_ns, metric, device, value) "
+		    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->ins_baseline,
+		    "INSERT INTO baseline (run_id, kind, direction, server_rank, client_ranks, bytes, "
+		    "seconds, mbps, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
+	    prepare(s, &s->set_row_hash, "UPDATE combo SET row_hash = ?2 WHERE combo_id = ?1", err,
+		    n) ||
+	    prepare(s, &s->set_config_hash, "UPDATE run SET config_hash = ?2 WHERE run_id = ?1", err,
+		    n) ||
+	    prepare(s, &s->set_baseline_hash, "UPDATE run SET baseline_hash = ?2 WHERE run_id = ?1",
+		    err, n) ||
+	    prepare(s, &s->set_result_hash, "UPDATE run SET result_hash = ?2 WHERE run_id = ?1", err,
+		    n))
+		return -1;
+	/* after the migration: the combo table has every option column */
+	s->h = st_hasher_new(s->db, err, n);
+	return s->h ? 0 : -1;
+}
+
+/* SQL function st_size(bytes): "4k", "1m" (for readable reports). */
+static void sql_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	char buf[32];
+	st_format_size(sqlite3_value_int64(argv[0]), buf, sizeof(buf));
+	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+}
+
+struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
+{
+	struct st_store *s = calloc(1, sizeof(*s));
+	if (!s) {
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
+	s->readonly = readonly;
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path,
+		     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail_close;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_create_function(s->db, "st_size", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_size, NULL, NULL);
+	sqlite3_busy_timeout(s->db, 30000);
+	if (readonly) {
+		int64_t v = 0;
+		if (query_int(s->db, "PRAGMA user_version", &v)) {
+			fail(err, n, "--db: '%s': %s", path, sqlite3_errmsg(s->db));
+			goto fail_close;
+		}
+		if (v == 0 || v > ST_SCHEMA_VERSION) {
+			fail(err, n, "--db: '%s' is not a store this stcluster can read (schema %lld)",
+			     path, (long long)v);
+			goto fail_close;
+		}
+		return s;
+	}
+	/* WAL: readers never block the writer; FULL: a committed combination
+	 * survives a power cut, not only a crash. Changing the journal mode
+	 * needs the store to itself for a moment, and SQLite answers BUSY at
+	 * once (no busy handler) when another run holds it in a way that could
+	 * deadlock: try again for as long as the busy timeout. */
+	int64_t give_up = st_now_ns() + 30000000000LL;
+	for (;;) {
+		int rc = exec(s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
+				     "PRAGMA foreign_keys = ON",
+			      err, n)
+				 ? -(sqlite3_extended_errcode(s->db) & 0xff)
+				 : migrate(s->db, err, n);
+		if (!rc)
+			break;
+		if ((rc != -SQLITE_BUSY && rc != -SQLITE_LOCKED) || st_now_ns() > give_up)
+			goto fail_close;
+		struct timespec ts = { 0, 20000000 + (st_now_ns() % 30000000) };
+		nanosleep(&ts, NULL);
+	}
+	if (prepare_all(s, err, n))
+		goto fail_close;
+	return s;
+fail_close:
+	st_store_close(s);
+	return NULL;
+}
+
+void st_store_close(struct st_store *s)
+{
+	if (!s)
+		return;
+	/* Leave the store in rollback-journal mode when no one else has it
+	 * open: readers of a WAL store create PATH-wal and PATH-shm (and leave
+	 * them), which a read-only `query` must not do. Another open
+	 * connection makes this fail harmlessly; WAL returns on the next run. */
+	if (!s->readonly && s->db)
+		sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+	sqlite3_finalize(s->ins_combo);
+	sqlite3_finalize(s->ins_failure);
+	sqlite3_finalize(s->ins_phase);
+	sqlite3_finalize(s->ins_rank);
+	sqlite3_finalize(s->ins_thread);
+	sqlite3_finalize(s->ins_host);
+	sqlite3_finalize(s->set_stored);
+	sqlite3_finalize(s->ins_eff);
+	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_baseline);
+	sqlite3_finalize(s->set_row_hash);
+	sqlite3_finalize(s->set_config_hash);
+	sqlite3_finalize(s->set_baseline_hash);
+	sqlite3_finalize(s->set_result_hash);
+	st_hasher_free(s->h);
+	sqlite3_close_v2(s->db);
+	free(s);
+}
+
+sqlite3 *st_store_db(struct st_store *s)
+{
+	return s->db;
+}
+
+/* Bind helpers: positional, 1-based, in the order of the statement. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int step(struct st_store *s, sqlite3_stmt *st, char *err, size_t n)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static void iso(int64_t wall_ns, char *buf, size_t n)
+{
+	st_iso_time(wall_ns, buf, n);
+}
+
+int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n)
+{
+	char at[40], phases[256] = "", *plan = NULL;
+	size_t plan_len = 0;
+	iso(r->started_wall_ns, at, sizeof(at));
+	const struct st_config *cfg = r->cfg;
+	for (int p = 0; p < ST_PHASE_COUNT; p++)
+		if (st_config_phases(cfg) & (1u << p)) {
+			size_t l = strlen(phases);
+			snprintf(phases + l, sizeof(phases) - l, "%s%s", l ? "," : "", st_phase_names[p]);
+		}
+	FILE *mf = open_memstream(&plan, &plan_len);
+	if (!mf)
+		return fail(err, n, "store: out of memory");
+	st_config_dump(cfg, mf);
+	fclose(mf);
+
+	sqlite3_stmt *st = NULL;
+	/* hashes: a new run has them; a resumed one keeps what it had (a run
+	 * an older stcluster began stays without) */
+	char cfg_stored[ST_HASH_HEX] = "", base_stored[ST_HASH_HEX] = "", res_stored[ST_HASH_HEX];
+	char cfg_before[ST_HASH_HEX] = "", hex[ST_HASH_HEX];
+	int hashed = 1, found;
+	if (begin(s->db, err, n))
+		goto out;
+	if (r->resume) {
+		if (st_hash_stored(s->h, r->run_id, cfg_stored, base_stored, res_stored, &found, err,
+				   n))
+			goto rollback;
+		hashed = cfg_stored[0] != '\0';
+		if (hashed && st_hash_config(s->h, r->run_id, cfg_before, NULL, err, n))
+			goto rollback;
+		/* the run row is the first part's; it is running again */
+		if (sqlite3_prepare_v2(s->db,
+				       "UPDATE run SET status = 'running', finished_at = NULL WHERE run_id = ?",
+				       -1, &st, NULL) != SQLITE_OK) {
+			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+			goto rollback;
+		}
+		bind_text(st, 1, r->run_id);
+	} else {
+		if (sqlite3_prepare_v2(s->db,
+				       "INSERT INTO run (run_id, started_at, status, label, command, plan, "
+				       "engine, target, phases, iterations, nranks, nhosts, combos_planned, "
+				       "stcluster_version) VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+				       "?, ?)",
+				       -1, &st, NULL) != SQLITE_OK) {
+			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+			goto rollback;
+		}
+		bind_text(st, 1, r->run_id);
+		bind_text(st, 2, at);
+		bind_text(st, 3, cfg->o[ST_OPT_LABEL].s);
+		bind_text(st, 4, r->command);
+		bind_text(st, 5, plan);
+		bind_text(st, 6, st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]);
+		bind_text(st, 7, cfg->o[ST_OPT_TARGET].s);
+		bind_text(st, 8, phases);
+		sqlite3_bind_int64(st, 9, cfg->o[ST_OPT_ITERATIONS].v[0]);
+		sqlite3_bind_int(st, 10, r->nranks);
+		sqlite3_bind_int(st, 11, r->nhosts);
+		sqlite3_bind_int64(st, 12, (sqlite3_int64)r->combos_planned);
+		bind_text(st, 13, ST_VERSION);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto rollback;
+	}
+	for (int i = 0; i < r->nranks; i++) {
+		const struct st_host_info *h = &r->hosts[i];
+		sqlite3_stmt *q = s->ins_host;
+		bind_text(q, 1, r->run_id);
+		sqlite3_bind_int(q, 2, i);
+		bind_text(q, 3, h->hostname);
+		bind_text(q, 4, h->addresses);
+		bind_text(q, 5, st_role_names[r->roles[i]]);
+		sqlite3_bind_int(q, 6, h->local_rank);
+		sqlite3_bind_int(q, 7, h->local_size);
+		sqlite3_bind_int(q, 8, h->cores);
+		sqlite3_bind_int(q, 9, h->pus);
+		sqlite3_bind_int(q, 10, h->numa_nodes);
+		sqlite3_bind_int64(q, 11, h->mem_bytes);
+		bind_text(q, 12, h->kernel);
+		bind_text(q, 13, h->cpu_model);
+		sqlite3_bind_int(q, 14, h->pid);
+		sqlite3_bind_int64(q, 15, r->clock_offset_ns[i]);
+		sqlite3_bind_int64(q, 16, r->clock_rtt_ns[i]);
+		sqlite3_bind_int(q, 17, r->partners[i]);
+		if (h->rmem_max >= 0)
+			sqlite3_bind_int64(q, 18, h->rmem_max);
+		if (h->wmem_max >= 0)
+			sqlite3_bind_int64(q, 19, h->wmem_max);
+		bind_text(q, 20, h->tcp_rmem[0] ? h->tcp_rmem : NULL);
+		bind_text(q, 21, h->tcp_wmem[0] ? h->tcp_wmem : NULL);
+		if (h->sunrpc_slots >= 0)
+			sqlite3_bind_int(q, 22, h->sunrpc_slots);
+		bind_text(q, 23, h->iface[0] ? h->iface : NULL);
+		if (h->mtu > 0)
+			sqlite3_bind_int(q, 24, h->mtu);
+		if (h->speed_mbps > 0)
+			sqlite3_bind_int(q, 25, h->speed_mbps);
+		if (step(s, q, err, n))
+			goto rollback;
+	}
+	if (hashed) {
+		/* resumed: the hosts of this part are added to the hash, unless
+		 * the stored one no longer matched (then it stays, and shows) */
+		if (st_hash_config(s->h, r->run_id, hex, NULL, err, n))
+			goto rollback;
+		if ((!r->resume || strcmp(cfg_before, cfg_stored) == 0) &&
+		    st_hash_set(s->set_config_hash, r->run_id, 0, hex, err, n))
+			goto rollback;
+		if (!r->resume) {
+			if (st_hash_baselines(s->h, r->run_id, base_stored, NULL, err, n) ||
+			    st_hash_set(s->set_baseline_hash, r->run_id, 0, base_stored, err, n))
+				goto rollback;
+		}
+		/* the status (running again) is in the result hash */
+		if (st_hash_refresh_result(s->h, s->set_result_hash, r->run_id, base_stored, err, n))
+			goto rollback;
+	}
+	if (exec(s->db, "COMMIT", err, n))
+		goto rollback;
+	sqlite3_finalize(st);
+	free(plan);
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	free(plan);
+	return -1;
+}
+
+int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
+		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
+		      double seconds, const char *note, char *err, size_t n)
+{
+	/* the row and the hashes that cover it in one transaction */
+	char cfg[ST_HASH_HEX], stored[ST_HASH_HEX], res[ST_HASH_HEX], before[ST_HASH_HEX] = "",
+		after[ST_HASH_HEX];
+	int found;
+	if (begin(s->db, err, n))
+		return -1;
+	if (st_hash_stored(s->h, run_id, cfg, stored, res, &found, err, n) ||
+	    (cfg[0] && st_hash_baselines(s->h, run_id, before, NULL, err, n)))
+		goto rollback;
+	sqlite3_stmt *q = s->ins_baseline;
+	bind_text(q, 1, run_id);
+	bind_text(q, 2, kind);
+	bind_text(q, 3, direction);
+	sqlite3_bind_int(q, 4, server_rank);
+	bind_text(q, 5, clients);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)bytes);
+	if (seconds > 0) {
+		sqlite3_bind_double(q, 7, seconds);
+		sqlite3_bind_double(q, 8, (double)bytes / seconds / 1e6);
+	}
+	bind_text(q, 9, note);
+	if (step(s, q, err, n))
+		goto rollback;
+	if (cfg[0]) {
+		/* refreshed only when the stored hash still matched the rows */
+		if (strcmp(before, stored) == 0 &&
+		    (st_hash_baselines(s->h, run_id, after, NULL, err, n) ||
+		     st_hash_set(s->set_baseline_hash, run_id, 0, after, err, n)))
+			goto rollback;
+		if (st_hash_refresh_result(s->h, s->set_result_hash, run_id,
+					   strcmp(before, stored) == 0 ? after : stored, err, n))
+			goto rollback;
+	}
+	if (exec(s->db, "COMMIT", err, n))
+		goto rollback;
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_id, size_t idn,
+			 char **plan, char *err, size_t n)
+{
+	if (st_store_check_path(path, 1, err, n))
+		return -1;
+	struct st_store *s = st_store_open(path, 1, err, n);
+	if (!s)
+		return -1;
+	sqlite3_stmt *st;
+	int found = 0, rc = -1;
+	char status[32] = "";
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT run_id, status, plan FROM run WHERE run_id LIKE ?1 || '%' "
+			       "ORDER BY run_id LIMIT 2",
+			       -1, &st, NULL) != SQLITE_OK) {
+		fail(err, n, "--resume: %s", sqlite3_errmsg(s->db));
+		st_store_close(s);
+		return -1;
+	}
+	bind_text(st, 1, id_or_prefix);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (found++)
+			break;
+		st_copy(run_id, idn, (const char *)sqlite3_column_text(st, 0));
+		st_copy(status, sizeof(status), (const char *)sqlite3_column_text(st, 1));
+		const char *p = (const char *)sqlite3_column_text(st, 2);
+		*plan = strdup(p ? p : "");
+	}
+	sqlite3_finalize(st);
+	st_store_close(s);
+	if (found == 0)
+		fail(err, n, "--resume: no run '%s' in %s", id_or_prefix, path);
+	else if (found > 1)
+		fail(err, n, "--resume: '%s' matches several runs; give more of the id", id_or_prefix);
+	else if (strcmp(status, "complete") == 0)
+		fail(err, n, "--resume: run %s is complete; nothing to resume", run_id);
+	else if (!*plan)
+		fail(err, n, "--resume: out of memory");
+	else
+		rc = 0;
+	if (rc && found == 1) {
+		free(*plan);
+		*plan = NULL;
+	}
+	return rc;
+}
+
+int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
+			 unsigned char **stored, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	*stored = calloc(total ? total : 1, 1);
+	if (!*stored)
+		return fail(err, n, "store: out of memory");
+	if (sqlite3_prepare_v2(s->db, "SELECT seq FROM combo WHERE run_id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	bind_text(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(st, 0);
+		if (seq >= 0 && (uint64_t)seq < total)
+			(*stored)[seq] = 1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
+		     size_t n)
+{
+	char at[40], cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX];
+	int found;
+	iso(st_wall_ns(), at, sizeof(at));
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "UPDATE run SET status = ?, finished_at = ? WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	if (begin(s->db, err, n)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	bind_text(st, 1, status);
+	bind_text(st, 2, at);
+	bind_text(st, 3, run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	/* the status and the finish time are in the result hash */
+	if (rc != SQLITE_DONE)
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	else if (!st_hash_stored(s->h, run_id, cfg, base, res, &found, err, n) &&
+		 (!cfg[0] || !st_hash_refresh_result(s->h, s->set_result_hash, run_id, base, err, n)) &&
+		 !exec(s->db, "COMMIT", err, n))
+		return 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+struct st_abort_mark {
+	sqlite3 *db;
+	sqlite3_stmt *mark, *count;
+	struct st_hasher *h;	 /* the result hash covers the mark (NULL: not hashed) */
+	sqlite3_stmt *set_result; /* with h */
+	char run_id[64];
+};
+
+void st_store_abort_mark_close(struct st_abort_mark *m)
+{
+	if (!m)
+		return;
+	sqlite3_finalize(m->mark);
+	sqlite3_finalize(m->count);
+	sqlite3_finalize(m->set_result);
+	st_hasher_free(m->h);
+	sqlite3_close(m->db);
+	free(m);
+}
+
+struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run_id, char *err,
+					       size_t n)
+{
+	struct st_abort_mark *m = calloc(1, sizeof(*m));
+	if (!m) {
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &m->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path,
+		     m->db ? sqlite3_errmsg(m->db) : "out of memory");
+		goto fail;
+	}
+	/* the main thread may be committing a combination: that takes
+	 * milliseconds. NORMAL: the mark needs to outlive the process, which
+	 * a WAL commit does without an fsync (mpirun's SIGKILL may be near). */
+	sqlite3_busy_timeout(m->db, 10000);
+	if (sqlite3_exec(m->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(m->db,
+			       "UPDATE run SET status = 'aborted', finished_at = ?, abort_rank = ?, "
+			       "abort_reason = ? WHERE run_id = ? AND status = 'running'",
+			       -1, &m->mark, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(m->db, "SELECT COUNT(*) FROM combo WHERE run_id = ?", -1, &m->count,
+			       NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		goto fail;
+	}
+	bind_text(m->mark, 4, run_id);
+	bind_text(m->count, 1, run_id);
+	/* the store was migrated by the run's own connection before: the
+	 * hasher finds its tables. Should it fail, the mark is still written
+	 * (audit will then show the result hash as not matching). */
+	char herr[ST_ERR_MAX];
+	st_copy(m->run_id, sizeof(m->run_id), run_id);
+	m->h = st_hasher_new(m->db, herr, sizeof(herr));
+	if (m->h && sqlite3_prepare_v2(m->db, "UPDATE run SET result_hash = ?2 WHERE run_id = ?1", -1,
+				       &m->set_result, NULL) != SQLITE_OK) {
+		st_hasher_free(m->h);
+		m->h = NULL;
+	}
+	return m;
+fail:
+	st_store_abort_mark_close(m);
+	return NULL;
+}
+
+int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, char *err,
+			size_t n)
+{
+	char at[40];
+	iso(st_wall_ns(), at, sizeof(at));
+	bind_text(m->mark, 1, at);
+	if (rank >= 0)
+		sqlite3_bind_int(m->mark, 2, rank);
+	else
+		sqlite3_bind_null(m->mark, 2);
+	bind_text(m->mark, 3, reason);
+	/* the mark and the result hash that covers it in one transaction (it
+	 * waits, as the mark alone would, for a combination being committed);
+	 * when it cannot begin, the mark is written alone */
+	int tx = sqlite3_exec(m->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+	int rc = sqlite3_step(m->mark);
+	sqlite3_reset(m->mark);
+	if (rc == SQLITE_DONE && tx && m->h && sqlite3_changes(m->db) > 0) {
+		char cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX], herr[ST_ERR_MAX];
+		int found;
+		/* a failure here leaves the old result hash, which audit shows */
+		if (!st_hash_stored(m->h, m->run_id, cfg, base, res, &found, herr, sizeof(herr)) &&
+		    cfg[0])
+			st_hash_refresh_result(m->h, m->set_result, m->run_id, base, herr, sizeof(herr));
+	}
+	if (rc != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		if (tx)
+			sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (tx && sqlite3_exec(m->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+		sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	int64_t stored = -1;
+	if (sqlite3_step(m->count) == SQLITE_ROW)
+		stored = sqlite3_column_int64(m->count, 0);
+	else
+		fail(err, n, "store: %s", sqlite3_errmsg(m->db));
+	sqlite3_reset(m->count);
+	return stored < 0 ? -1 : (int)stored;
+}
+
+/* An option value in its column's type: NULL when unset, enum and string
+ * values as text, numbers as integers. */
+static void bind_value(sqlite3_stmt *st, int i, const struct st_config *cfg, int id, int64_t v)
+{
+	if (v == ST_UNSET)
+		sqlite3_bind_null(st, i);
+	else if (st_options[id].type == ST_T_ENUM)
+		bind_text(st, i, st_options[id].choices[v]);
+	else if (st_options[id].type == ST_T_STRING)
+		bind_text(st, i, st_optval_str(&cfg->o[id], (int)v));
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+static void bind_errno(sqlite3_stmt *st, int i_num, int i_name, int err)
+{
+	char buf[16];
+	sqlite3_bind_int(st, i_num, err);
+	if (err)
+		bind_text(st, i_name, st_errno_name(err, buf, sizeof(buf)));
+	else
+		sqlite3_bind_null(st, i_name);
+}
+
+static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
+		       const struct st_phase_record *p, char *err, size_t n)
+{
+	const char *phase = st_phase_names[p->phase];
+	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
+	int any_err = 0;
+	const char *first_msg = NULL;
+	struct st_hist h;
+	st_hist_init(&h);
+	for (int r = 0; r < nranks; r++) {
+		const struct st_rank_result *rr = &p->ranks[r];
+		if (rr->release_ns < rmin)
+			rmin = rr->release_ns;
+		if (rr->release_ns > rmax)
+			rmax = rr->release_ns;
+		any_err |= rr->error.err != 0 || rr->bad_blocks != 0;
+		if (!first_msg && (rr->error.err || rr->bad_blocks))
+			first_msg = rr->message[0] ? rr->message : "data did not verify";
+		st_hist_merge(&h, &rr->hist);
+
+		sqlite3_stmt *q = s->ins_rank;
+		char opbuf[16];
+		sqlite3_bind_int64(q, 1, combo_id);
+		bind_text(q, 2, phase);
+		sqlite3_bind_int(q, 3, (int)rr->rank);
+		bind_text(q, 4, st_role_names[rr->role]);
+		sqlite3_bind_int(q, 5, (int)rr->nthreads);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)rr->bytes);
+		sqlite3_bind_int64(q, 7, (sqlite3_int64)rr->ops);
+		sqlite3_bind_int64(q, 8, rr->release_ns);
+		if (rr->nthreads || rr->role == ST_ROLE_SERVER) {
+			sqlite3_bind_int64(q, 9, rr->start_ns);
+			sqlite3_bind_int64(q, 10, rr->end_ns);
+		}
+		sqlite3_bind_int64(q, 11, rr->cpu_user_us);
+		sqlite3_bind_int64(q, 12, rr->cpu_sys_us);
+		sqlite3_bind_int(q, 13, (rr->flags & ST_TF_DIRECT_FALLBACK) != 0);
+		sqlite3_bind_int(q, 14, (rr->flags & ST_TF_DEADLINE) != 0);
+		bind_errno(q, 15, 16, rr->error.err);
+		if (rr->error.err) {
+			snprintf(opbuf, sizeof(opbuf), "%s", st_op_names[rr->error.op]);
+			bind_text(q, 17, opbuf);
+			sqlite3_bind_int64(q, 18, (sqlite3_int64)rr->error.offset);
+			bind_text(q, 20, rr->message);
+		}
+		sqlite3_bind_int64(q, 19, (sqlite3_int64)rr->error.count);
+		sqlite3_bind_int64(q, 26, (sqlite3_int64)rr->bad_blocks);
+		if (rr->bad_blocks)
+			sqlite3_bind_int64(q, 27, (sqlite3_int64)rr->first_bad_offset);
+		if (rr->hist.count) {
+			sqlite3_bind_int64(q, 21, (sqlite3_int64)(rr->hist.sum_ns / rr->hist.count));
+			sqlite3_bind_int64(q, 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
+			sqlite3_bind_int64(q, 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
+			sqlite3_bind_int64(q, 24, (sqlite3_int64)rr->hist.max_ns);
+			sqlite3_bind_blob(q, 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
+		}
+		if (step(s, q, err, n))
+			return -1;
+	}
+	for (int i = 0; i < p->nthreads; i++) {
+		const struct st_thread_result *t = &p->threads[i];
+		sqlite3_stmt *q = s->ins_thread;
+		sqlite3_bind_int64(q, 1, combo_id);
+		bind_text(q, 2, phase);
+		sqlite3_bind_int(q, 3, (int)t->rank);
+		sqlite3_bind_int(q, 4, (int)t->thread);
+		sqlite3_bind_int64(q, 5, (sqlite3_int64)t->bytes);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->ops);
+		sqlite3_bind_int64(q, 7, t->start_ns);
+		sqlite3_bind_int64(q, 8, t->end_ns);
+		bind_text(q, 9, t->cpuset);
+		sqlite3_bind_int(q, 10, t->last_cpu);
+		sqlite3_bind_int(q, 11, t->error.err);
+		if (t->error.err) {
+			bind_text(q, 12, st_op_names[t->error.op]);
+			sqlite3_bind_int64(q, 13, (sqlite3_int64)t->error.offset);
+		}
+		if (t->hist.count) {
+			sqlite3_bind_int64(q, 14, (sqlite3_int64)st_hist_quantile(&t->hist, 0.5));
+			sqlite3_bind_int64(q, 15, (sqlite3_int64)st_hist_quantile(&t->hist, 0.99));
+			sqlite3_bind_int64(q, 16, (sqlite3_int64)t->hist.max_ns);
+		}
+		if (step(s, q, err, n))
+			return -1;
+	}
+	sqlite3_stmt *q = s->ins_phase;
+	sqlite3_bind_int64(q, 1, combo_id);
+	bind_text(q, 2, phase);
+	sqlite3_bind_int(q, 3, p->phase);
+	bind_text(q, 4, any_err ? "error" : "ok");
+	sqlite3_bind_int64(q, 5, rmin);
+	sqlite3_bind_int64(q, 6, rmax);
+	sqlite3_bind_int64(q, 7, rmax - rmin);
+	sqlite3_bind_int64(q, 8, (sqlite3_int64)h.count);
+	if (h.count) {
+		sqlite3_bind_int64(q, 9, (sqlite3_int64)(h.sum_ns / h.count));
+		sqlite3_bind_int64(q, 10, (sqlite3_int64)st_hist_quantile(&h, 0.5));
+		sqlite3_bind_int64(q, 11, (sqlite3_int64)st_hist_quantile(&h, 0.9));
+		sqlite3_bind_int64(q, 12, (sqlite3_int64)st_hist_quantile(&h, 0.99));
+		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
+	}
+	sqlite3_bind_int64(q, 14, p->gathered_ns);
+	bind_text(q, 15, first_msg);
+	for (int r = 0; r < nranks; r++)
+		if (p->ranks[r].cache_drop[0]) {
+			bind_text(q, 16, p->ranks[r].cache_drop);
+			break;
+		}
+	if (step(s, q, err, n))
+		return -1;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct st_sample *x = &p->samples[i];
+		sqlite3_stmt *f = s->ins_sample;
+		sqlite3_bind_int64(f, 1, combo_id);
+		bind_text(f, 2, phase);
+		sqlite3_bind_int(f, 3, x->rank);
+		sqlite3_bind_int64(f, 4, x->t_ns);
+		bind_text(f, 5, x->metric);
+		bind_text(f, 6, x->device);
+		sqlite3_bind_double(f, 7, x->value);
+		if (step(s, f, err, n))
+			return -1;
+	}
+	return 0;
+}
+
+int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n)
+{
+	char t0[40], t1[40];
+	iso(c->started_wall_ns, t0, sizeof(t0));
+	iso(c->finished_wall_ns, t1, sizeof(t1));
+	if (begin(s->db, err, n))
+		return -1;
+	sqlite3_stmt *q = s->ins_combo;
+	bind_text(q, 1, c->run_id);
+	sqlite3_bind_int(q, 2, (int)c->combo->seq);
+	sqlite3_bind_int(q, 3, (int)c->combo->index);
+	sqlite3_bind_int(q, 4, (int)c->combo->iteration);
+	bind_text(q, 5, c->status);
+	bind_text(q, 6, c->message);
+	bind_text(q, 7, t0);
+	bind_text(q, 8, t1);
+	sqlite3_bind_int(q, 9, c->direct_fallback);
+	/* effective values: those of the first client rank that knows them */
+	const struct st_effective *eff = NULL;
+	for (int r = 0; c->prep && r < c->nranks && !eff; r++)
+		if (!c->roles || c->roles[r] == ST_ROLE_CLIENT)
+			eff = &c->prep[r].eff;
+	if (eff && eff->options[0])
+		bind_text(q, 10, eff->options);
+	int col = 11;
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		bind_value(q, col++, c->cfg, i, c->combo->v[i]);
+		if (st_options[i].flags & ST_OF_NFS)
+			bind_value(q, col++, c->cfg, i,
+				   eff && (eff->known >> i & 1) ? eff->v[i] : ST_UNSET);
+	}
+	if (step(s, q, err, n))
+		goto rollback;
+	int64_t combo_id = sqlite3_last_insert_rowid(s->db);
+	for (int r = 0; c->prep && r < c->nranks; r++) {
+		const struct st_effective *e = &c->prep[r].eff;
+		for (int i = 0; i < ST_OPT_COUNT; i++) {
+			if (!(st_options[i].flags & ST_OF_NFS) ||
+			    (c->combo->v[i] == ST_UNSET && !(e->known >> i & 1)))
+				continue;
+			char req[256], got[256];
+			sqlite3_stmt *f = s->ins_eff;
+			sqlite3_bind_int64(f, 1, combo_id);
+			sqlite3_bind_int(f, 2, r);
+			bind_text(f, 3, st_options[i].name);
+			if (c->combo->v[i] != ST_UNSET) {
+				st_opt_value_text(c->cfg, i, c->combo->v[i], req, sizeof(req));
+				bind_text(f, 4, req);
+			}
+			if (e->known >> i & 1) {
+				st_opt_value_text(c->cfg, i, e->v[i], got, sizeof(got));
+				bind_text(f, 5, got);
+			}
+			if (e->max[i])
+				sqlite3_bind_int64(f, 6, e->max[i]);
+			if (step(s, f, err, n))
+				goto rollback;
+		}
+	}
+	for (int p = 0; p < ST_PHASE_COUNT; p++) {
+		if (!(c->skipped_phases >> p & 1))
+			continue;
+		sqlite3_stmt *f = s->ins_phase;
+		sqlite3_bind_int64(f, 1, combo_id);
+		bind_text(f, 2, st_phase_names[p]);
+		sqlite3_bind_int(f, 3, p);
+		bind_text(f, 4, "skipped");
+		bind_text(f, 15, c->skip_message);
+		if (step(s, f, err, n))
+			goto rollback;
+	}
+	for (int r = 0; c->prep && r < c->nranks; r++) {
+		const struct st_prepare_status *p = &c->prep[r];
+		if (!p->err)
+			continue;
+		sqlite3_stmt *f = s->ins_failure;
+		sqlite3_bind_int64(f, 1, combo_id);
+		sqlite3_bind_int(f, 2, r);
+		bind_errno(f, 3, 4, p->err);
+		bind_text(f, 5, st_op_names[p->op < ST_OP_COUNT ? p->op : 0]);
+		bind_text(f, 6, p->message);
+		if (step(s, f, err, n))
+			goto rollback;
+	}
+	for (int i = 0; i < c->nphases; i++)
+		if (store_phase(s, combo_id, c->nranks, &c->phases[i], err, n))
+			goto rollback;
+	/* rank 0's clock is the common timeline (its offset is 0) */
+	sqlite3_bind_int64(s->set_stored, 1, st_now_ns());
+	sqlite3_bind_int64(s->set_stored, 2, combo_id);
+	if (step(s, s->set_stored, err, n))
+		goto rollback;
+	/* its hash, and the run's result hash, in this same transaction */
+	char cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX], hex[ST_HASH_HEX];
+	int found;
+	if (st_hash_stored(s->h, c->run_id, cfg, base, res, &found, err, n))
+		goto rollback;
+	if (cfg[0] && (st_hash_combo(s->h, combo_id, hex, err, n) ||
+		       st_hash_set(s->set_row_hash, NULL, combo_id, hex, err, n) ||
+		       st_hash_refresh_result(s->h, s->set_result_hash, c->run_id, base, err, n)))
+		goto rollback;
+	if (exec(s->db, "COMMIT", err, n))
+		goto rollback;
+	return 0;
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int st_store_audit(struct st_store *s, const char *run_id, struct st_audit *a, char *err,
+		   size_t n)
+{
+	return st_hash_audit(&s->h, s->db, run_id, a, err, n);
+}

@@ -1,0 +1,179 @@
+/*
+ * store.h - the one SQLite module. Only rank 0 uses it.
+ *
+ * The store is a SQLite file in WAL mode; each combination is written in
+ * one transaction with statements prepared once, so a crash loses at most
+ * the combination in flight. The schema (sql/schema.sql, built into the
+ * binary) carries PRAGMA user_version; opening an older store migrates it,
+ * a newer one is refused. Views (sql/views.sql) are recreated on every
+ * read-write open.
+ *
+ * Every run carries SHA-256 hashes of its configuration and of its result
+ * rows (store/hash.c lists what each covers), each written in the transaction
+ * that writes the rows it covers; st_store_audit recomputes them.
+ */
+#ifndef ST_STORE_H
+#define ST_STORE_H
+
+#include "../../common/options.h"
+#include "../../common/wire.h"
+#include "digest.h"
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_SCHEMA_VERSION 2
+
+/*
+ * The words run.status and combo.status hold. They are in users' stores,
+ * and inside the audit hashes of every run stored, so they never change:
+ * "failed" means two different things there, and the C names say which.
+ */
+#define ST_RUN_RUNNING "running"      /* begun; not ended (yet) */
+#define ST_RUN_COMPLETE "complete"    /* every combination went through */
+#define ST_RUN_STORE_FAILED "failed"  /* a write to the store failed: the sweep stopped */
+#define ST_RUN_ABORTED "aborted"      /* a rank died or hung, or a signal ended it */
+#define ST_COMBO_OK "ok"
+#define ST_COMBO_ERROR "error"	      /* a phase recorded errors; its figures are kept */
+#define ST_COMBO_UNPREPARED "failed"  /* preparation failed on a rank: no phase ran */
+#define ST_COMBO_SKIPPED "skipped"    /* no phase of it can run (why: the message) */
+
+struct st_store;
+
+/*
+ * Check, without creating or changing anything, that path can be used as a
+ * store: its directory exists and is writable, and an existing file is a
+ * SQLite database of a schema this binary understands. 0 or -1 with err.
+ */
+int st_store_check_path(const char *path, int need_write, char *err, size_t n);
+
+/* Open (read-write: create and migrate; read-only: must exist). NULL with
+ * err on failure. */
+struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n);
+
+/* Close; accepts NULL. */
+void st_store_close(struct st_store *s);
+
+/* The connection, for reports and queries. */
+sqlite3 *st_store_db(struct st_store *s);
+
+struct st_run_record {
+	const char *run_id;
+	const struct st_config *cfg;
+	const char *command;   /* argv joined */
+	int64_t started_wall_ns;
+	int nranks, nhosts;
+	uint64_t combos_planned;
+	const struct st_host_info *hosts; /* nranks entries */
+	const int *roles;		  /* nranks entries, enum st_role */
+	const int64_t *clock_offset_ns;	  /* nranks entries */
+	const int64_t *clock_rtt_ns;	  /* nranks entries */
+	const int *partners;		  /* nranks entries: reorder read partner */
+	int resume;			  /* the run exists: set it running again */
+};
+
+/* For --resume: the run matching id_or_prefix in the store at path (opened
+ * read-only) must exist and not be complete; its id and its stored plan
+ * (caller frees) are returned. 0, or -1 with err. */
+int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_id, size_t idn,
+			 char **plan, char *err, size_t n);
+
+/* For --resume: stored[seq] = 1 for each seq of the run already stored
+ * (array of total bytes, caller frees). */
+int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
+			 unsigned char **stored, char *err, size_t n);
+
+/* Insert the run and its hosts in one transaction (resume: mark the run
+ * running again; hosts already stored are kept). */
+int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
+
+/* One baseline measurement, in a transaction with the hashes that cover it. */
+int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
+		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
+		      double seconds, const char *note, char *err, size_t n);
+
+/* Marking a running run aborted, from any thread, while the store is open
+ * elsewhere: a connection of its own, opened ahead (the mark is written
+ * when the process may have a second left). st_store_abort_mark names the
+ * rank (-1: none) and the reason, leaves a run no longer running as it is,
+ * and returns the number of combinations the run has stored (-1: err). */
+struct st_abort_mark;
+struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run_id, char *err,
+					       size_t n);
+int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, char *err,
+			size_t n);
+void st_store_abort_mark_close(struct st_abort_mark *m);
+
+/* Set run status (ST_RUN_*: complete, store failed) and finish time (and
+ * the result hash, which covers them, in the same transaction). */
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
+		     size_t n);
+
+struct st_phase_record {
+	int phase;				  /* enum st_phase */
+	const struct st_rank_result *ranks;	  /* nranks entries */
+	const struct st_thread_result *threads;	  /* nthreads entries, all ranks */
+	int nthreads;
+	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
+	const struct st_sample *samples; /* server ranks' samples, all ranks */
+	size_t nsamples;
+};
+
+struct st_combo_record {
+	const char *run_id;
+	const struct st_config *cfg;
+	const struct st_combo *combo;
+	const char *status;	/* ST_COMBO_* */
+	const char *message;	/* NULL or why */
+	int64_t started_wall_ns, finished_wall_ns;
+	int direct_fallback;
+	int nranks;
+	const struct st_prepare_status *prep; /* nranks entries, or NULL */
+	const struct st_phase_record *phases;
+	int nphases;
+	unsigned skipped_phases;  /* phases the engine cannot run (1u << ST_PHASE_*) */
+	const char *skip_message; /* why */
+	const int *roles;	  /* nranks entries: enum st_role */
+};
+
+/* Store one combination with every rank's facts in one transaction. */
+int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n);
+
+/* ---- audit: the stored hashes of one run against its rows ---- */
+
+enum st_audit_state {
+	ST_AUDIT_OK,	  /* the stored hash is the hash of the rows */
+	ST_AUDIT_DIFFERS, /* it is not: the rows (or the hash) were altered */
+	ST_AUDIT_MISSING, /* no hash stored, in a run that has hashes */
+};
+
+struct st_audit_item {
+	const char *what; /* "config", "baselines", "combination", "result" */
+	int64_t seq;	  /* combination: its combo.seq (0-based); else -1 */
+	enum st_audit_state state;
+	char stored[ST_HASH_HEX];   /* hex, "" when none is stored */
+	char computed[ST_HASH_HEX]; /* hex, recomputed from the rows */
+	char note[256];	   /* what was covered, or what may explain a difference */
+};
+
+struct st_audit {
+	int hashed;  /* 0: no hashes stored (the run was written by an older stcluster) */
+	int altered; /* items not ST_AUDIT_OK */
+	size_t n;
+	struct st_audit_item *items; /* config, baselines, each combination by seq, result */
+};
+
+/* Recompute every hash of run `run_id` (a resolved id) in one read
+ * transaction (a run being written is seen at one commit) and compare them
+ * with the stored ones. Works on a read-only store and on one of schema
+ * version 1 (hashed = 0). 0, or -1 with err; free with st_audit_free. */
+int st_store_audit(struct st_store *s, const char *run_id, struct st_audit *a, char *err,
+		   size_t n);
+void st_audit_free(struct st_audit *a);
+
+/* Embedded SQL text (generated from sql/ at build time). */
+extern const char st_sql_schema[];
+extern const char st_sql_views[];
+
+#endif
