@@ -5,13 +5,15 @@
 #
 #   lab.sh up     LAB_DIR --clients N [--servers 0|1|2] [--prefix NAME] [--subnet A.B.C]
 #                         [--rate RATE] [--export DIR] [--slots N]
+#                         [--vm-clients N] [--vm-share DIR]...
 #   lab.sh run    LAB_DIR [--on HOST] -- COMMAND...  # in the head (or HOST), env.sh loaded
 #   lab.sh rate   LAB_DIR RATE|none                 # shape every server's link, both ways
 #   lab.sh status LAB_DIR
 #   lab.sh down   LAB_DIR                           # idempotent; cleans a half-made lab too
 #
 # Hosts: PREFIX-c1..cN (clients, SUBNET.1..N), then PREFIX-s1[,s2] (servers, SUBNET.N+1..),
-# and the head PREFIX-h (SUBNET.254): the "login node" where `run` starts mpirun; it is on the
+# then PREFIX-v1..vM (clients that are QEMU guests, --vm-clients M, after the servers), and the
+# head PREFIX-h (SUBNET.254): the "login node" where `run` starts mpirun; it is on the
 # lab network but not in the hostfile. The bridge (br0) lives in the namespace PREFIX-br, the
 # hosts' veths are eth0 in theirs and v-c1.., v-s1.., v-h in the bridge's. The root
 # namespace's interfaces and routes are never touched; the lab's namespaces have no route out:
@@ -21,9 +23,14 @@
 # --slots 1 (slots of each client in the hostfile; servers always get 1).
 # --rate applies tc tbf to both ends of every server's veth: the end in the server namespace
 # shapes server->clients (reads), the end in the bridge namespace clients->server (writes).
-# --export DIR starts nfs-ganesha (tests/lab/ganesha.sh) on PREFIX-s1, serving DIR.
+# --export DIR starts nfs-ganesha (tests/lab/ganesha.sh) on PREFIX-s1, serving DIR, with
+# rpcbind on port 111 of PREFIX-s1 (GANESHA_RPCBIND_NET=shared unless set: a kernel NFSv3 mount
+# asks it). --vm-clients M boots M QEMU guests (tests/lab/vm.sh: Debian's kernel with the NFS
+# client) that are client hosts reached over ssh; the repository is shared into them read-only
+# at its own path, --vm-share DIR shares DIR read-write the same way. --clients 0 is allowed
+# with guests and a server (rank 0, the store, is then PREFIX-s1: never a guest).
 # Environment: LAB_GANESHA (path of ganesha.sh, default: next to this script); GANESHA_* is
-# passed on to ganesha.sh.
+# passed on to ganesha.sh; STLAB_VM_* to vm.sh.
 #
 # LAB_DIR afterwards: hosts, hostfile, env.sh, launcher, lab.env, rate, journal, uts/, and with
 # --export also ganesha/, nfs_url (NFSv3), nfs_url4. See tests/lab/README.md.
@@ -33,6 +40,7 @@ prog=lab.sh
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 GANESHA=${LAB_GANESHA:-$here/ganesha.sh}
+VM=$here/vm.sh
 
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
@@ -57,17 +65,31 @@ load_env() { # LAB_DIR (absolute)
 	. "$1/lab.env"
 }
 
-# lab_hosts: fill H_NAME, H_ROLE, H_ADDR: clients, servers (the hostfile order), the head
+# lab_hosts: fill H_NAME, H_ROLE, H_ADDR, H_KIND (ns: namespaces, vm: a QEMU guest):
+# clients, servers, guests (the hostfile order), the head
 lab_hosts() {
 	local i
-	H_NAME=() H_ROLE=() H_ADDR=()
+	H_NAME=() H_ROLE=() H_ADDR=() H_KIND=()
 	for ((i = 1; i <= LAB_CLIENTS; i++)); do
-		H_NAME+=("$LAB_PREFIX-c$i") H_ROLE+=(client) H_ADDR+=("$LAB_SUBNET.$i")
+		H_NAME+=("$LAB_PREFIX-c$i") H_ROLE+=(client) H_ADDR+=("$LAB_SUBNET.$i") H_KIND+=(ns)
 	done
 	for ((i = 1; i <= LAB_SERVERS; i++)); do
-		H_NAME+=("$LAB_PREFIX-s$i") H_ROLE+=(server) H_ADDR+=("$LAB_SUBNET.$((LAB_CLIENTS + i))")
+		H_NAME+=("$LAB_PREFIX-s$i") H_ROLE+=(server) H_ADDR+=("$LAB_SUBNET.$((LAB_CLIENTS + i))") H_KIND+=(ns)
 	done
-	H_NAME+=("$LAB_PREFIX-h") H_ROLE+=(head) H_ADDR+=("$LAB_SUBNET.254")
+	for ((i = 1; i <= ${LAB_VMS:-0}; i++)); do
+		H_NAME+=("$LAB_PREFIX-v$i") H_ROLE+=(client) H_KIND+=(vm)
+		H_ADDR+=("$LAB_SUBNET.$((LAB_CLIENTS + LAB_SERVERS + i))")
+	done
+	H_NAME+=("$LAB_PREFIX-h") H_ROLE+=(head) H_ADDR+=("$LAB_SUBNET.254") H_KIND+=(ns)
+}
+
+# is_vm NAME: NAME is one of the lab's guests
+is_vm() {
+	local i
+	for ((i = 0; i < ${#H_NAME[@]}; i++)); do
+		[ "${H_NAME[$i]}" = "$1" ] && { [ "${H_KIND[$i]}" = vm ]; return; }
+	done
+	return 1
 }
 
 # rate_params RATE: set RATE_ARGS to the tc tbf arguments for RATE (200mbit, 1gbit, 50mbps..)
@@ -159,7 +181,7 @@ kill_ns_procs() {
 teardown() {
 	local j=$1/journal kind what rc=0 i
 	[ -f "$j" ] || return 0
-	local -a lines=() nss=() utss=() files=() dirs=() ganeshas=()
+	local -a lines=() nss=() utss=() files=() dirs=() ganeshas=() labvms=()
 	mapfile -t lines < "$j"
 	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
 		read -r kind what <<< "${lines[$i]}"
@@ -169,7 +191,15 @@ teardown() {
 			file) files+=("$what") ;;
 			dir) dirs+=("$what") ;;
 			ganesha) ganeshas+=("$what") ;;
+			vm) labvms+=("$what") ;;
 		esac
+	done
+	# 0. the guests (power-off, monitor quit, TERM, KILL by PID; vm.sh stop) while the head's
+	#    namespace, whence ssh reaches them, still exists
+	for what in "${labvms[@]}"; do
+		if [ -d "$what/vm" ] || [ -d "$what/ssh" ]; then
+			"$VM" stop "$what" || { echo "$prog: vm.sh stop $what failed" >&2; rc=1; }
+		fi
 	done
 	# 1. the NFS server (before its namespace goes)
 	for what in "${ganeshas[@]}"; do
@@ -226,7 +256,8 @@ excl_create() {
 cmd_up() {
 	[ $# -ge 1 ] || usage
 	local lab=$1; shift
-	local clients="" servers=1 prefix=lab subnet=10.77.0 rate=none export_dir="" slots=1
+	local clients="" servers=1 prefix=lab subnet=10.77.0 rate=none export_dir="" slots=1 vms=0
+	local -a vm_shares=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 			--clients) clients=${2:-}; shift 2 || usage ;;
@@ -236,13 +267,22 @@ cmd_up() {
 			--rate) rate=${2:-}; shift 2 || usage ;;
 			--export) export_dir=${2:-}; shift 2 || usage ;;
 			--slots) slots=${2:-}; shift 2 || usage ;;
+			--vm-clients) vms=${2:-}; shift 2 || usage ;;
+			--vm-share) vm_shares+=("${2:-}"); shift 2 || usage ;;
 			*) die "up: unknown argument '$1'" ;;
 		esac
 	done
 	[ "$(id -u)" = 0 ] || die "must run as root (namespaces, veth, tc)"
-	[[ $clients =~ ^[0-9]+$ ]] && [ "$clients" -ge 1 ] || die "--clients N (N >= 1) is required"
+	[[ $vms =~ ^[0-9]+$ ]] && [ "${#vms}" -le 3 ] || die "--vm-clients must be a count, got '$vms'"
 	[[ $servers =~ ^[0-2]$ ]] || die "--servers must be 0, 1 or 2"
-	[ $((clients + servers)) -le 250 ] || die "at most 250 hosts (SUBNET.1 .. SUBNET.250)"
+	if [ "$vms" -ge 1 ] && [ "$servers" -ge 1 ]; then
+		[[ $clients =~ ^[0-9]+$ ]] || die "--clients N (N >= 0 with guests and a server) is required"
+	else
+		[[ $clients =~ ^[0-9]+$ ]] && [ "$clients" -ge 1 ] ||
+			die "--clients N (N >= 1; 0 only with --vm-clients and a server: rank 0 must not be a guest) is required"
+	fi
+	[ $((clients + servers + vms)) -le 250 ] || die "at most 250 hosts (SUBNET.1 .. SUBNET.250)"
+	[ ${#vm_shares[@]} = 0 ] || [ "$vms" -ge 1 ] || die "--vm-share needs --vm-clients"
 	[[ $slots =~ ^[0-9]+$ ]] && [ "$slots" -ge 1 ] && [ "$slots" -le 64 ] || die "--slots must be a count 1..64"
 	[[ $prefix =~ ^[a-z][a-z0-9]{0,19}$ ]] ||
 		die "--prefix must be a lower-case letter then up to 19 letters/digits, got '$prefix'"
@@ -266,16 +306,33 @@ cmd_up() {
 	check_lab_dir "$LAB_DIR"
 	[ "$LAB_DIR" != / ] || die "LAB_DIR must not be /"
 	[ "$export_dir" != "$LAB_DIR" ] || die "--export must not be LAB_DIR itself"
+	local d shares=()
+	for d in "${vm_shares[@]}"; do
+		[ -d "$d" ] || die "--vm-share $d is not a directory"
+		d=$(realpath "$d") || die "cannot resolve $d"
+		case $d in *[!A-Za-z0-9._/+-]*) die "--vm-share '$d' may only contain letters, digits and . _ / + -" ;; esac
+		case $d/ in / | /proc/* | /sys/* | /dev/* | /run/* | "$repo"/*) die "--vm-share $d: not a directory to share (/, /proc, /sys, /dev, /run or inside the repository)" ;; esac
+		shares+=("$d")
+	done
+	if [ "$vms" -ge 1 ]; then
+		for b in qemu-system-x86_64 ssh ssh-keygen timeout; do
+			command -v $b >/dev/null || die "$b not found (tests/deps.sh install: qemu-system-x86, openssh-client)"
+		done
+		# the cached guest image, built now if this recipe has none (once: ~2 min)
+		"$VM" image >/dev/null || die "no guest image (see above)"
+	fi
 
-	LAB_PREFIX=$prefix LAB_SUBNET=$subnet LAB_CLIENTS=$clients LAB_SERVERS=$servers
+	LAB_PREFIX=$prefix LAB_SUBNET=$subnet LAB_CLIENTS=$clients LAB_SERVERS=$servers LAB_VMS=$vms
 	LAB_BRIDGE_NS=$prefix-br LAB_HEAD=$prefix-h
 	lab_hosts
 	local n=${#H_NAME[@]} i name
 	[ ! -f "$LAB_DIR/journal" ] || die "$LAB_DIR holds a lab already (journal exists); run: $0 down $LAB_DIR"
 	# every name must be free before anything is made (a lab with this prefix is up?)
-	for name in "$LAB_BRIDGE_NS" "${H_NAME[@]}"; do
-		[ ! -e "/run/netns/$name" ] || die "network namespace $name exists already (another lab with --prefix $prefix is up?)"
+	for ((i = 0; i < n; i++)); do
+		[ "${H_KIND[$i]}" = ns ] || continue
+		[ ! -e "/run/netns/${H_NAME[$i]}" ] || die "network namespace ${H_NAME[$i]} exists already (another lab with --prefix $prefix is up?)"
 	done
+	[ ! -e "/run/netns/$LAB_BRIDGE_NS" ] || die "network namespace $LAB_BRIDGE_NS exists already (another lab with --prefix $prefix is up?)"
 
 	local made_dir=0
 	if [ ! -d "$LAB_DIR" ]; then
@@ -303,7 +360,7 @@ cmd_up() {
 		"LAB_DIR=$LAB_DIR" "LAB_PREFIX=$LAB_PREFIX" "LAB_SUBNET=$LAB_SUBNET" \
 		"LAB_CIDR=$LAB_SUBNET.0/24" "LAB_CLIENTS=$LAB_CLIENTS" "LAB_SERVERS=$LAB_SERVERS" \
 		"LAB_SLOTS=$slots" "LAB_BRIDGE_NS=$LAB_BRIDGE_NS" "LAB_HEAD=$LAB_HEAD" \
-		"LAB_EXPORT=$export_dir" > "$LAB_DIR/lab.env" || die "cannot write $LAB_DIR/lab.env"
+		"LAB_EXPORT=$export_dir" "LAB_VMS=$LAB_VMS" > "$LAB_DIR/lab.env" || die "cannot write $LAB_DIR/lab.env"
 
 	# 1. the bridge's namespace, made by ip (which also makes /run/netns a shared mount)
 	journal netns "$LAB_BRIDGE_NS"
@@ -315,6 +372,7 @@ cmd_up() {
 	[ -e /proc/sys/net/ipv6/conf/default/disable_ipv6 ] && ipv6=1
 	local nosix='[ "$1" = 1 ] || exit 0; echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6'
 	for ((i = 0; i < n; i++)); do
+		[ "${H_KIND[$i]}" = ns ] || continue
 		name=${H_NAME[$i]}
 		excl_create "/run/netns/$name" || die "cannot create /run/netns/$name (exists?)"
 		journal netns "$name"
@@ -324,20 +382,27 @@ cmd_up() {
 			sh -c "$nosix && exec hostname \"\$2\"" sh "$ipv6" "$name" ||
 			die "cannot create the namespaces of $name"
 	done
-	# 3. the bridge and every host's veth, in one ip process inside the bridge's namespace
+	# 3. the bridge and every host's veth (a guest's tap, t-v1.., that its qemu opens), in one
+	#    ip process inside the bridge's namespace
 	{
 		echo "link set lo up"
 		echo "link add br0 type bridge stp_state 0 forward_delay 0"
 		echo "link set br0 up"
 		for ((i = 0; i < n; i++)); do
 			name=${H_NAME[$i]}
+			if [ "${H_KIND[$i]}" = vm ]; then
+				echo "tuntap add dev t-${name#"$LAB_PREFIX"-} mode tap"
+				echo "link set t-${name#"$LAB_PREFIX"-} master br0 up"
+				continue
+			fi
 			echo "link add v-${name#"$LAB_PREFIX"-} type veth peer name eth0 netns $name"
 			echo "link set v-${name#"$LAB_PREFIX"-} master br0 up"
 		done
 	} | nsenter --net="/run/netns/$LAB_BRIDGE_NS" sh -c "$nosix && exec ip -batch -" sh "$ipv6" ||
 		die "bridge set-up failed"
-	# 4. each host's address
+	# 4. each host's address (a guest sets its own)
 	for ((i = 0; i < n; i++)); do
+		[ "${H_KIND[$i]}" = ns ] || continue
 		printf '%s\n' "link set lo up" "addr add ${H_ADDR[$i]}/24 dev eth0" "link set eth0 up" |
 			ip -n "${H_NAME[$i]}" -batch - || die "network set-up of ${H_NAME[$i]} failed"
 	done
@@ -345,12 +410,12 @@ cmd_up() {
 	# files for users and mpirun
 	gen "$LAB_DIR/hosts"
 	for ((i = 0; i < n; i++)); do
-		echo "${H_NAME[$i]} ${H_ADDR[$i]} ${H_ROLE[$i]}"
+		echo "${H_NAME[$i]} ${H_ADDR[$i]} ${H_ROLE[$i]} ${H_KIND[$i]}"
 	done > "$LAB_DIR/hosts"
 	gen "$LAB_DIR/hostfile"
 	{
 		echo "# Open MPI hostfile of lab $LAB_PREFIX ($LAB_SUBNET.0/24), generated by lab.sh up"
-		echo "# clients first (rank 0 = $LAB_PREFIX-c1, the coordinator), then servers"
+		echo "# clients first (rank 0 = ${H_NAME[0]}, the coordinator), then servers, then guests"
 		for ((i = 0; i < n; i++)); do
 			case ${H_ROLE[$i]} in
 				client) echo "${H_NAME[$i]} slots=$slots" ;;
@@ -360,6 +425,9 @@ cmd_up() {
 	} > "$LAB_DIR/hostfile"
 	write_launcher
 	write_env
+	local guests=()
+	for ((i = 0; i < n; i++)); do [ "${H_KIND[$i]}" = vm ] && guests+=("${H_NAME[$i]}"); done
+	echo "export STLAB_GUESTS='${guests[*]}'" >> "$LAB_DIR/env.sh"
 
 	gen "$LAB_DIR/rate"
 	if [ "$rate" != none ]; then
@@ -379,13 +447,28 @@ cmd_up() {
 			case $r in *refused*) continue ;; esac
 			echo "host $a does not answer from the head: $r" >&2
 			exit 1
-		done' _ "$LAB_DIR/.check" "${H_ADDR[@]:0:n-1}" || die "lab network check failed"
+		done' _ "$LAB_DIR/.check" "${H_ADDR[@]:0:LAB_CLIENTS+LAB_SERVERS}" || die "lab network check failed"
 	rm -f "$LAB_DIR/.check"
+
+	# the guests boot (in parallel, in the background) while the NFS server starts
+	if [ "$LAB_VMS" -ge 1 ]; then
+		journal vm "$LAB_DIR"
+		mkdir -p "$LAB_DIR/vm" || die "cannot create $LAB_DIR/vm"
+		for ((i = 0; i < n; i++)); do
+			[ "${H_KIND[$i]}" = vm ] || continue
+			local o
+			IFS=. read -r -a o <<< "${H_ADDR[$i]}"
+			printf '%s %s 52:54:00:%02x:%02x:%02x\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${o[1]}" "${o[2]}" "${o[3]}"
+		done > "$LAB_DIR/vm/guests"
+		[ ${#shares[@]} = 0 ] || printf '%s\n' "${shares[@]}" > "$LAB_DIR/vm/extra-shares"
+		"$VM" start "$LAB_DIR" || die "the guests did not start"
+	fi
 
 	if [ -n "$export_dir" ]; then
 		local s1=$LAB_PREFIX-s1 saddr=$LAB_SUBNET.$((LAB_CLIENTS + 1)) url
 		journal ganesha "$LAB_DIR/ganesha"
 		ip netns exec "$s1" nsenter --uts="$LAB_DIR/uts/$s1" \
+			env GANESHA_RPCBIND_NET="${GANESHA_RPCBIND_NET:-shared}" \
 			"$GANESHA" start "$LAB_DIR/ganesha" "$export_dir" "$saddr" ||
 			die "nfs-ganesha did not start on $s1"
 		gen "$LAB_DIR/nfs_url"
@@ -397,9 +480,13 @@ cmd_up() {
 		echo "export STLAB_NFS_URL='$url'" >> "$LAB_DIR/env.sh"
 	fi
 
+	if [ "$LAB_VMS" -ge 1 ]; then
+		"$VM" wait "$LAB_DIR" || exit 1
+	fi
+
 	trap - EXIT INT TERM HUP
 	local t1; t1=$(now_ms)
-	echo "lab $LAB_PREFIX up in $((t1 - t0)) ms: $LAB_CLIENTS client(s), $LAB_SERVERS server(s), head $LAB_HEAD, $LAB_SUBNET.0/24, rate $rate${export_dir:+, nfs $(cat "$LAB_DIR/nfs_url")}"
+	echo "lab $LAB_PREFIX up in $((t1 - t0)) ms: $LAB_CLIENTS client(s), $LAB_SERVERS server(s)${guests[*]:+, ${#guests[@]} guest(s)}, head $LAB_HEAD, $LAB_SUBNET.0/24, rate $rate${export_dir:+, nfs $(cat "$LAB_DIR/nfs_url")}"
 }
 
 write_launcher() {
@@ -416,6 +503,9 @@ write_launcher() {
 # launcher itself exit with 255, as ssh's do. ip netns exec (not nsenter --net) so that /sys
 # is the host's own (a fresh mount namespace per command with sysfs remounted): with plain
 # nsenter, /sys/class/net/eth0 would be the root namespace's eth0, not the host's veth.
+# A guest (QEMU) is reached with ssh itself, from the head's network namespace, over the
+# master connection vm.sh opened (LAB_DIR/ssh/config); there the guest's environment and
+# home directory apply, as on a real cluster.
 while [ \$# -gt 0 ]; do
 	case \$1 in
 		--) shift; break ;;
@@ -428,12 +518,16 @@ if [ \$# -eq 0 ]; then
 	echo "launcher: no host given" >&2
 	exit 255
 fi
-host=\${1##*@}
+host=\${1##*@} ns= vm=
 shift
 case \$host in
 EOF
 		for ((i = 0; i < ${#H_NAME[@]}; i++)); do
-			printf '\t%s | %s) ns=%s ;;\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${H_NAME[$i]}"
+			if [ "${H_KIND[$i]}" = vm ]; then
+				printf '\t%s | %s) vm=%s ;;\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${H_NAME[$i]}"
+			else
+				printf '\t%s | %s) ns=%s ;;\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${H_NAME[$i]}"
+			fi
 		done
 		cat <<EOF
 	*)
@@ -444,6 +538,13 @@ esac
 if [ \$# -eq 0 ]; then
 	echo "launcher: no command for \$host (no interactive logins in the lab)" >&2
 	exit 255
+fi
+if [ -n "\$vm" ]; then
+	if [ ! -e "$LAB_DIR/vm/\$vm.pid" ]; then
+		echo "launcher: guest \$host is down (no $LAB_DIR/vm/\$vm.pid)" >&2
+		exit 255
+	fi
+	exec nsenter --net=/run/netns/$LAB_HEAD ssh -F "$LAB_DIR/ssh/config" "\$vm" "\$@"
 fi
 if [ ! -e "/run/netns/\$ns" ]; then
 	echo "launcher: host \$host is down (no /run/netns/\$ns)" >&2
@@ -500,6 +601,15 @@ cmd_run() {
 	[ $# -ge 1 ] || die "run: no command (lab.sh run LAB_DIR [--on HOST] -- COMMAND...)"
 	for h in "${H_NAME[@]}"; do [ "$h" = "$on" ] && ok=1; done
 	[ $ok = 1 ] || die "run: unknown host $on (lab $LAB_PREFIX has: ${H_NAME[*]})"
+	if is_vm "$on"; then
+		# a guest: over ssh, in this directory when the guest has it (the repository, LAB_DIR
+		# and --vm-share ones), else root's home; the words keep their boundaries (bash quoting)
+		[ -e "$LAB_DIR/vm/$on.pid" ] || die "run: guest $on is down"
+		local cmd
+		printf -v cmd '%q ' "$@"
+		exec nsenter --net="/run/netns/$LAB_HEAD" ssh -F "$LAB_DIR/ssh/config" "$on" \
+			"cd $(printf %q "$PWD") 2>/dev/null; $cmd"
+	fi
 	[ -e "/run/netns/$on" ] || die "run: host $on is down"
 	exec ip netns exec "$on" nsenter --uts="$LAB_DIR/uts/$on" \
 		bash -c '. "$0" || exit 1; exec "$@"' "$LAB_DIR/env.sh" "$@"
@@ -520,7 +630,11 @@ cmd_status() {
 	echo "lab $LAB_PREFIX in $LAB_DIR: $LAB_SUBNET.0/24, server link rate $(cat "$LAB_DIR/rate" 2>/dev/null || echo '?')"
 	local i st
 	for ((i = 0; i < ${#H_NAME[@]}; i++)); do
-		if [ -e "/run/netns/${H_NAME[$i]}" ]; then
+		if [ "${H_KIND[$i]}" = vm ]; then
+			local p=
+			[ -s "$LAB_DIR/vm/${H_NAME[$i]}.pid" ] && read -r p _ < "$LAB_DIR/vm/${H_NAME[$i]}.pid"
+			if [ -n "$p" ] && [ -d "/proc/$p" ]; then st="guest, qemu pid $p"; else st="guest, down"; fi
+		elif [ -e "/run/netns/${H_NAME[$i]}" ]; then
 			ns_pids "${H_NAME[$i]}"
 			st="up, ${#PIDS[@]} process(es)"
 		else
