@@ -14,7 +14,9 @@
 # build/.test-times). A test file with the line "# run.sh: one at a time"
 # uses something only one test may hold (the lab's namespace names and
 # subnet): its tests run one after another, in a lane of their own beside
-# the others.
+# the others. A file's tests may share what is costly to make (the VM lab of
+# tests/lab/vmtest.sh, kept up across them): its function after_once, if it
+# has one, undoes that once every test has run.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
@@ -194,6 +196,19 @@ order 0 >"$R/lane.0"
 lane=$!
 xargs -r -n 1 -P "$jobs" sh "$TOP/tests/run.sh" --job <"$R/lane.0"
 wait $lane
+
+# after_once of each file that has one (under the file's lock, as its tests)
+for file in tests/mpi/t_*.sh; do
+	grep -q '^after_once() *{' "$file" || continue
+	lock=""
+	[ "$(one_at_a_time "$file")" = 1 ] && lock="flock -o /tmp/stcluster-lab.lock"
+	if ! out=$($lock sh -c 'set -u; cd "$TOP" && . "$TOP/tests/lib.sh" && . "$TOP/$0" && after_once' "$file" 2>&1); then
+		name="$(basename "$file" .sh): after_once"
+		echo "not ok - $name"
+		echo "$out" | tail -20 | sed 's/^/    /'
+		printf 'fail\t%s\t0\n' "$name" >>"$R/res.after"
+	fi
+done
 
 cat "$R"/res.* 2>/dev/null >"$R/all"
 passed=$(grep -c '^ok	' "$R/all")
