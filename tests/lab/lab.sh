@@ -306,7 +306,7 @@ cmd_up() {
 	check_lab_dir "$LAB_DIR"
 	[ "$LAB_DIR" != / ] || die "LAB_DIR must not be /"
 	[ "$export_dir" != "$LAB_DIR" ] || die "--export must not be LAB_DIR itself"
-	local d shares=()
+	local d shares=() img=
 	for d in "${vm_shares[@]}"; do
 		[ -d "$d" ] || die "--vm-share $d is not a directory"
 		d=$(realpath "$d") || die "cannot resolve $d"
@@ -319,7 +319,7 @@ cmd_up() {
 			command -v $b >/dev/null || die "$b not found (tests/deps.sh install: qemu-system-x86, openssh-client)"
 		done
 		# the cached guest image, built now if this recipe has none (once: ~2 min)
-		"$VM" image >/dev/null || die "no guest image (see above)"
+		img=$("$VM" image) || die "no guest image (see above)"
 	fi
 
 	LAB_PREFIX=$prefix LAB_SUBNET=$subnet LAB_CLIENTS=$clients LAB_SERVERS=$servers LAB_VMS=$vms
@@ -350,7 +350,8 @@ cmd_up() {
 	[ $made_dir = 1 ] && journal dir "$LAB_DIR"
 	gen "$LAB_DIR/.lock"
 	# from here on, any failure or signal tears down what was made
-	trap 'st=$?; teardown "$LAB_DIR"; exit $st' EXIT
+	VMWAIT=
+	trap 'st=$?; [ -z "${VMWAIT:-}" ] || kill "$VMWAIT" 2>/dev/null; teardown "$LAB_DIR"; exit $st' EXIT
 	trap 'exit 130' INT TERM HUP
 
 	mkdir -p "$LAB_DIR/uts" || die "cannot create $LAB_DIR/uts"
@@ -461,7 +462,7 @@ cmd_up() {
 			printf '%s %s 52:54:00:%02x:%02x:%02x\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${o[1]}" "${o[2]}" "${o[3]}"
 		done > "$LAB_DIR/vm/guests"
 		[ ${#shares[@]} = 0 ] || printf '%s\n' "${shares[@]}" > "$LAB_DIR/vm/extra-shares"
-		"$VM" start "$LAB_DIR" || die "the guests did not start"
+		"$VM" start "$LAB_DIR" "$img" || die "the guests did not start"
 	fi
 
 	if [ -n "$export_dir" ]; then
@@ -481,7 +482,12 @@ cmd_up() {
 	fi
 
 	if [ "$LAB_VMS" -ge 1 ]; then
-		"$VM" wait "$LAB_DIR" || exit 1
+		# in the background: a signal to lab.sh then interrupts the wait (a foreground
+		# child would delay the teardown until every guest had booted)
+		"$VM" wait "$LAB_DIR" &
+		VMWAIT=$!
+		wait $VMWAIT || exit 1
+		VMWAIT=
 	fi
 
 	trap - EXIT INT TERM HUP

@@ -7,7 +7,7 @@
 #
 #   vm.sh image [--rebuild]   # the cached image (built on first use); prints its directory
 #   vm.sh prune               # remove cached images and roots of other recipes
-#   vm.sh start LAB_DIR       # lab.sh up: boot the guests of LAB_DIR/vm/guests at once
+#   vm.sh start LAB_DIR [IMG] # lab.sh up: boot the guests of LAB_DIR/vm/guests at once
 #   vm.sh wait  LAB_DIR       # lab.sh up: until each answers over ssh (bound: STLAB_VM_BOOT_WAIT)
 #   vm.sh stop  LAB_DIR       # lab.sh down: power-off over ssh, monitor quit, TERM, KILL (by PID)
 #
@@ -339,13 +339,15 @@ prepare() {
 }
 
 cmd_start() {
-	[ $# = 1 ] || die "usage: $prog start LAB_DIR"
+	[ $# = 1 ] || [ $# = 2 ] || die "usage: $prog start LAB_DIR [IMAGE_DIR]"
 	open_lab "$1"
 	[ ${#G_NAME[@]} -gt 0 ] || die "$LAB_DIR/vm/guests lists no guest"
 	command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
 	command -v ssh > /dev/null && command -v ssh-keygen > /dev/null || die "ssh not found (apt-get install openssh-client)"
 	[ -c /dev/net/tun ] || die "no /dev/net/tun (the guests' taps)"
-	image_dir 0
+	# the image `vm.sh image` just printed (lab.sh passes it on: finding the kernel release
+	# again would cost a second), or this recipe's
+	if [ -n "${2:-}" ] && [ -s "$2/root.img" ]; then IMG=$2; else image_dir 0; fi
 	prepare || die "cannot prepare $VD and $SD"
 	local mem=${STLAB_VM_MEM:-768} smp=${STLAB_VM_SMP:-1}
 	[[ $mem =~ ^[0-9]+$ ]] && [ "$mem" -ge 256 ] || die "STLAB_VM_MEM must be MiB >= 256, got '$mem'"
