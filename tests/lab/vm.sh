@@ -69,10 +69,11 @@ record() { # FILE PID
 	echo "$2 $_start" > "$1"
 }
 
-# closed_fds CMD...: run CMD with every inherited descriptor above 2 closed and stdin from
-# /dev/null. For what outlives this script (qemu, the ssh masters): an inherited descriptor
-# would keep its lock (flock /work/lab.lock, LAB_DIR/.lock) held, or a caller's pipe open (a
-# "$(lab.sh up ...)" waiting for EOF), for the guest's whole life.
+# closed_fds CMD...: run CMD with every inherited descriptor above 2 closed, stdin from
+# /dev/null, in /. For what outlives this script (qemu, the ssh masters): an inherited
+# descriptor would keep its lock (flock /work/lab.lock, LAB_DIR/.lock) held, or a caller's pipe
+# open (a "$(lab.sh up ...)" waiting for EOF), for the guest's whole life; and the caller's
+# directory (a test's $T) is removed while they run.
 closed_fds() {
 	(
 		local f n
@@ -80,7 +81,7 @@ closed_fds() {
 			n=${f##*/}
 			[ "$n" -gt 2 ] 2> /dev/null && eval "exec $n>&-"
 		done
-		exec "$@" < /dev/null
+		cd / && exec "$@" < /dev/null
 	)
 }
 
