@@ -81,7 +81,9 @@ struct st_thread_result {
 	uint64_t bad_blocks;	   /* --verify: blocks read that did not match */
 	uint64_t first_bad_offset; /* --verify: offset of the first such block */
 	struct st_error error;
-	struct st_hist hist; /* latency of each read/write call */
+	char io_mode[64];    /* posix: how requests were issued ("io_uring", "libaio (why)",
+				"sync (why)"); "" for engines that say nothing */
+	struct st_hist hist; /* latency of each read/write call: issue to completion, ns */
 };
 
 struct st_rank_result {

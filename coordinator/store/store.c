@@ -32,6 +32,9 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	"ALTER TABLE run ADD COLUMN baseline_hash TEXT; "
 	"ALTER TABLE run ADD COLUMN result_hash TEXT; "
 	"ALTER TABLE combo ADD COLUMN row_hash TEXT;",
+	/* 3 (issue 14): how each thread issued its calls (--iodepth through
+	 * io_uring, libaio, or one at a time); NULL in the rows written before */
+	"ALTER TABLE thread_result ADD COLUMN io_mode TEXT;",
 };
 
 struct st_store {
@@ -280,7 +283,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_thread,
 		    "INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, "
 		    "start_ns, end_ns, cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, "
-		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "lat_p99_ns, lat_max_ns, io_mode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_host,
 		    "INSERT OR IGNORE INTO host (run_id, rank, hostname, addresses, role, local_rank, "
@@ -939,6 +943,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			sqlite3_bind_int64(q, 15, (sqlite3_int64)st_hist_quantile(&t->hist, 0.99));
 			sqlite3_bind_int64(q, 16, (sqlite3_int64)t->hist.max_ns);
 		}
+		bind_text(q, 17, t->io_mode[0] ? t->io_mode : NULL);
 		if (step(s, q, err, n))
 			return -1;
 	}
