@@ -410,6 +410,25 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 	return ST_COMBO_OK;
 }
 
+/* Rank 0, once per run: a thread that could not keep --iodepth requests
+ * in flight the best way (the kernel refused io_uring, or a file) says so;
+ * every thread's mode is stored (thread_result.io_mode). */
+static void note_io_mode(struct job *j, const struct combo_run *r)
+{
+	for (int i = 0; i < r->nph && !j->io_mode_noted; i++)
+		for (int k = 0; k < r->ph[i].nthreads; k++) {
+			const struct st_thread_result *t = &r->ph[i].threads[k];
+			if (!strchr(t->io_mode, '('))
+				continue;
+			j->io_mode_noted = 1;
+			if (!j->quiet)
+				printf("    note: --iodepth %lld: rank %u thread %u issued its calls by %s "
+				       "(thread_result.io_mode has every thread's)\n",
+				       (long long)r->c->v[ST_OPT_IODEPTH], t->rank, t->thread, t->io_mode);
+			return;
+		}
+}
+
 /* Rank 0: the combination with every rank's facts, in one transaction;
  * then what the user sees of it. */
 static void record(struct job *j, const struct combo_run *r)
@@ -438,6 +457,7 @@ static void record(struct job *j, const struct combo_run *r)
 		printf("    skipped phases: %s\n", r->why);
 	if (msg[0] && !j->quiet)
 		printf("    %s\n", msg);
+	note_io_mode(j, r);
 }
 
 static void release(struct combo_run *r)
