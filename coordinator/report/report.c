@@ -22,8 +22,8 @@
 
 #define MBPS_NOTE                                                                                \
 	"MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest "   \
-	"start); p50/p99 us = each read or write call from its issue to its completion (with "  \
-	"--iodepth N, N in flight)"
+	"start); p50/p99 us = each I/O call from its issue to its completion (with --iodepth " \
+	"N, N in flight)"
 
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
  * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */
