@@ -159,6 +159,9 @@ static int uring_init(struct posix_aio *q, int depth, char *why, size_t n)
 		snprintf(why, n, "io_uring_setup: %s", errname(-rc, e, sizeof(e)));
 		return rc;
 	}
+	/* the ring's own descriptor registered: each io_uring_enter skips the
+	 * descriptor table (liburing >= 2.2; a kernel without it says no) */
+	io_uring_register_ring_fd(&q->ring);
 	q->kind = Q_URING;
 	return 0;
 }
