@@ -50,7 +50,10 @@ int st_net_listen(int *fd, int *port)
 		if (bind(s, (struct sockaddr *)&a4, sizeof(a4)))
 			goto fail;
 	}
-	if (listen(s, 64))
+	/* every rank of a big job connects its lifeline at once: a backlog of 64
+	 * dropped the rest's SYNs (a 1 s retransmission each, or a failed
+	 * connect); the kernel caps it at net.core.somaxconn (4096) */
+	if (listen(s, SOMAXCONN > 4096 ? SOMAXCONN : 4096))
 		goto fail;
 	struct sockaddr_storage got;
 	socklen_t len = sizeof(got);

@@ -164,7 +164,8 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_ACTIMEO] = { "actimeo", "SECONDS", ST_T_COUNT, NFS, NULL, 0, 3600, 0, 0, 0, NULL,
 			     "attribute cache lifetime, seconds" },
 	[ST_OPT_IODEPTH] = { "iodepth", "N", ST_T_COUNT, ST_OF_SWEEP | ST_OF_NFS, NULL, 1, 256, 0, 0,
-			     0, NULL, "libnfs engine: calls each thread keeps in flight (default 1)" },
+			     0, NULL, "requests each thread keeps in flight (default 1): libnfs: RPC calls; "
+				      "posix: through io_uring, else libaio (the mode used is stored per thread)" },
 	[ST_OPT_MOUNT_OPTS] = { "mount-opts", "OPTS;OPTS", ST_T_STRING,
 				ST_OF_SWEEP | ST_OF_MOUNT, NULL, 0, 0, 0, 0, ';', NULL,
 				"--mount: further options as mount -o takes them; ';' separates the values swept" },
@@ -532,9 +533,6 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 				    st_options[i].name);
 		if (i == ST_OPT_MOUNT_OPTS && engine != ST_ENGINE_POSIX)
 			return fail(err, errn, NULL, "--mount-opts: only for --engine posix with --mount");
-		if (i == ST_OPT_IODEPTH && engine == ST_ENGINE_POSIX)
-			return fail(err, errn, NULL, "--iodepth: the posix engine keeps one call in "
-						     "flight per thread (use --threads)");
 	}
 	if (cfg->o[ST_OPT_VERIFY].v[0] == ST_ON)
 		for (int i = 0; i < cfg->o[ST_OPT_DATA].n; i++)

@@ -26,6 +26,7 @@
 #include "hist.h"
 #include "options.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifndef ST_WIRE_VERSION /* make wire-other builds another one, for its test */
@@ -81,7 +82,9 @@ struct st_thread_result {
 	uint64_t bad_blocks;	   /* --verify: blocks read that did not match */
 	uint64_t first_bad_offset; /* --verify: offset of the first such block */
 	struct st_error error;
-	struct st_hist hist; /* latency of each read/write call */
+	char io_mode[64];    /* posix: how requests were issued ("io_uring", "libaio (why)",
+				"sync (why)"); "" for engines that say nothing */
+	struct st_hist hist; /* latency of each read/write call: issue to completion, ns */
 };
 
 struct st_rank_result {
@@ -202,6 +205,33 @@ struct st_diskbench_msg {
 	double w, r;	/* write (with fsync) and read, 10^6 bytes/s */
 	char msg[200];	/* why, when rc */
 };
+
+/* ---- a phase's results on their way to rank 0 (issue 14) ----
+ *
+ * A rank result and its threads' results travel packed: each struct as its
+ * bytes up to its histogram's buckets (the histogram is its last member),
+ * then the histogram's non-empty buckets only, as (index u16, count u64)
+ * pairs after their number (u16). A null-engine phase fills 1 bucket of 336,
+ * a real one tens: a rank's phase costs a few hundred bytes, not 3 KB per
+ * struct, so what rank 0 gathers grows with what the phase produced. The
+ * layout is this binary's (the wire stamp guards it); no field is counted
+ * by hand. Layout: u32 threads, then the rank result, then each thread's. */
+
+/* Bytes st_results_pack may write for nt thread results, at most. */
+size_t st_results_bound(int nt);
+
+/* Pack rr and tr[0..nt) into buf (st_results_bound(nt) bytes): the bytes written. */
+size_t st_results_pack(const struct st_rank_result *rr, const struct st_thread_result *tr, int nt,
+		       unsigned char *buf);
+
+/* The thread count of a pack (-1: too short to hold one). */
+int st_results_count(const unsigned char *buf, size_t len);
+
+/* Unpack a pack of len bytes into rr and tr (room for st_results_count of
+ * them): 0, or -1 when it is not a well-formed pack (short, a bucket index
+ * out of range, bytes left over). */
+int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_result *rr,
+		      struct st_thread_result *tr);
 
 /* ST_WIRE_VERSION in the high 32 bits, a hash of the sizes of every struct
  * that crosses MPI in the low ones: equal on two ranks when they can

@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 2, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 3, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -210,6 +210,7 @@ CREATE TABLE thread_result (
 	lat_p50_ns      INTEGER,
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
+	io_mode         TEXT,               -- posix: io_uring, libaio (why), sync (why); version 3
 	PRIMARY KEY (combo_id, phase, rank, thread)
 );
 

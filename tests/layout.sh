@@ -16,6 +16,7 @@ common/ -> nothing
 <sqlite3.h>: coordinator/store/ and coordinator/report/ only
 <openssl/*>: coordinator/store/ only
 <nfsc/*>: worker/engine_libnfs.c, worker/lnfs_rpc.c, worker/lnfs.h only
+<liburing.h>, <libaio.h>: worker/posix_aio.c only
 <hwloc.h>: worker/ and coordinator/job/ only'
 set -u
 [ "${1:-}" = --rule ] && { echo "$RULE"; exit 0; }
@@ -54,6 +55,7 @@ system_ok() {
 	sqlite3.h) [ "$2" = store ] || [ "$2" = report ] ;;
 	openssl/*) [ "$2" = store ] ;;
 	nfsc/*) case "$1" in worker/engine_libnfs.c | worker/lnfs_rpc.c | worker/lnfs.h) ;; *) false ;; esac ;;
+	liburing.h | libaio.h) [ "$1" = worker/posix_aio.c ] ;;
 	hwloc.h) [ "$2" = worker ] || [ "$2" = job ] ;;
 	*) true ;;
 	esac

@@ -32,6 +32,23 @@
 #define ST_OPEN_DIRECT 0x8u /* bypass the client cache */
 #define ST_OPEN_LAYOUT 0x10u /* untimed set-up write: any way that works may be used */
 
+/* One request of an engine's queue (aio_* below). The worker fills the
+ * first four fields and issued_ns; the engine sets res and done_ns when it
+ * completes. buf is the worker's: block-sized and 4096-aligned, not touched
+ * by the engine once the request is reaped. */
+struct st_aio_req {
+	void *buf;	   /* the data */
+	size_t len;	   /* bytes */
+	uint64_t off;	   /* file offset, bytes */
+	int write;	   /* 1 write, 0 read */
+	ssize_t res;	   /* bytes moved (short: the end of file, or err), or -errno */
+	int err;	   /* errno that cut a transfer short after some bytes, else 0 */
+	int64_t issued_ns; /* local clock: when the worker queued it */
+	int64_t done_ns;   /* local clock: when the engine saw it complete */
+	size_t done;	   /* engine's: bytes moved so far (a short transfer goes on) */
+	void *slot;	   /* engine's: its own handle of the request */
+};
+
 /* What an engine gets to set itself up for one combination on one rank. */
 struct st_engine_env {
 	const struct st_config *cfg;	  /* run options */
@@ -77,6 +94,32 @@ struct st_engine {
 	 * -EAGAIN when the engine has no room now (the block is then simply read
 	 * when its turn comes), or -errno. close() discards what was not taken. */
 	int (*prefetch)(void *ts, void *fh, size_t len, uint64_t off);
+
+	/* Optional (NULL: the worker times each call itself, from before the
+	 * call to its return). An engine whose calls stay in flight past their
+	 * pread/pwrite (read-ahead, write-behind) times them itself: until told
+	 * otherwise it adds each read's and write's issue-to-completion time
+	 * (ns) to h, NULL: stop. The worker calls it before a phase opens its
+	 * file and after it closes it; h lives as long. */
+	void (*time_calls)(void *ts, struct st_hist *h);
+
+	/* Optional, all or none: a queue that keeps --iodepth N > 1 requests
+	 * of a thread in flight, each in a buffer of the worker's own (see
+	 * struct st_aio_req). aio_init makes one for the calling I/O thread: 0
+	 * with *q and mode saying what it is ("io_uring"), or -errno when the
+	 * engine cannot here, mode saying why (the worker then issues one call
+	 * at a time). aio_submit queues one request of file fh (the queue sends
+	 * it at the next reap): 0 or -errno. aio_reap sends what is queued and
+	 * waits for at least min completions (fewer only when fewer are in
+	 * flight), puts up to max of them in done: how many, or -errno.
+	 * aio_file_done (fh about to be closed, nothing of it in flight) says
+	 * what served fh's requests in mode ("io_uring", or a fallback and
+	 * why) and forgets fh. aio_fini accepts NULL. */
+	int (*aio_init)(void *ts, int depth, void **q, char *mode, size_t n);
+	int (*aio_submit)(void *q, void *fh, struct st_aio_req *r);
+	int (*aio_reap)(void *q, int min, struct st_aio_req **done, int max);
+	void (*aio_file_done)(void *q, void *fh, char *mode, size_t n);
+	void (*aio_fini)(void *q);
 
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);

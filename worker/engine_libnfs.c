@@ -69,11 +69,16 @@
  *            as soon as its last call is queued (libnfs copies the data at
  *            queue time), so up to N calls of this and earlier blocks stay in
  *            flight - the next pwrite waits for a free slot, fsync and close
- *            wait for all (so the phase time covers every byte). The latency
- *            recorded for such a pwrite is its queueing time. An error of a
+ *            wait for all (so the phase time covers every byte). An error of a
  *            call whose pwrite already returned is reported by the next
- *            pwrite, fsync or close of the file. Reads: depth within one
- *            block only (pread returns when its data is there).
+ *            pwrite, fsync or close of the file. Reads: the worker announces
+ *            the next blocks (prefetch), whose READs go out at once when a
+ *            block fits in one call, so N calls are in flight across blocks;
+ *            a larger block keeps N in flight within itself.
+ *            Latency, at every depth: each read's and write's issue (its first
+ *            call queued) to its completion (its last call answered), timed
+ *            here (time_calls) - not the pwrite's queueing or the pread's wait
+ *            for data already read ahead.
  *   ac, actimeo  combinations that set them are skipped: the engine keeps
  *            no attribute cache to turn on or off.
  *   direct   granted: libnfs has no page cache on this data path.
@@ -440,7 +445,10 @@ static int lnfs_thread_init(void *rs, int thread, void **ts, char *msg, size_t n
 	t->index = thread;
 	t->ncalls = r->p.iodepth;
 	t->calls = calloc((size_t)t->ncalls, sizeof(*t->calls));
-	if (!t->calls) {
+	t->blks = calloc((size_t)t->ncalls + 1, sizeof(*t->blks));
+	if (!t->calls || !t->blks) {
+		free(t->calls);
+		free(t->blks);
 		free(t);
 		return -ENOMEM;
 	}
@@ -454,6 +462,7 @@ static int lnfs_thread_init(void *rs, int thread, void **ts, char *msg, size_t n
 			lnfs_conn_close(&t->io[i]);
 		lnfs_conn_close(&t->lay);
 		free(t->calls);
+		free(t->blks);
 		free(t);
 		return rc;
 	}
@@ -471,7 +480,19 @@ static void lnfs_thread_fini(void *ts)
 		lnfs_conn_close(&t->io[i]);
 	lnfs_conn_close(&t->lay);
 	free(t->calls);
+	free(t->blks);
 	free(t);
+}
+
+/* Each read and write is timed here, from its first call's issue to its
+ * last call's completion: with --iodepth > 1 a read may be in flight long
+ * before its pread (read-ahead) and a write long after its pwrite returned
+ * (write-behind), so the worker's clock around the call would time the
+ * wait, not the call. */
+static void lnfs_time_calls(void *ts, struct st_hist *h)
+{
+	struct lnfs_thread *t = ts;
+	t->lat = h;
 }
 
 static int lnfs_open(void *ts, const char *path, unsigned flags, void **fh, int *direct)
@@ -653,6 +674,7 @@ const struct st_engine st_engine_libnfs = {
 	.fsync = lnfs_fsync,
 	.close = lnfs_close,
 	.prefetch = lnfs_prefetch,
+	.time_calls = lnfs_time_calls,
 	.mkdir = lnfs_mkdir,
 	.rmdir = lnfs_rmdir,
 	.unlink = lnfs_unlink,

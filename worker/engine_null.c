@@ -11,7 +11,10 @@
  * Reads ahead as an engine with a queue would: a prefetched block's call
  * starts when it is announced and ends one delay later, so with --iodepth N
  * the worker keeps N calls in flight and reads go N times as fast (the
- * oracle of the worker's read-ahead).
+ * oracle of the worker's read-ahead). It times its calls itself
+ * (time_calls), as an engine with calls in flight must: from the start of a
+ * call (its announcement, when read ahead) to its end, one delay, at every
+ * depth - not the wait of the pread that takes a block already there.
  */
 #include "engine.h"
 
@@ -34,9 +37,11 @@ struct null_thread {
 	int64_t calls;	      /* calls made so far */
 	struct timespec next; /* when the next call may end (CLOCK_MONOTONIC) */
 	int have_next;	      /* schedule started (reset at open) */
+	struct st_hist *lat;  /* where each call's start-to-end time goes (time_calls) */
 	struct {
-		uint64_t off;	 /* block announced */
-		int64_t done_ns; /* when its call ends, CLOCK_MONOTONIC ns */
+		uint64_t off;	   /* block announced */
+		int64_t start_ns;  /* when its call started (announced), CLOCK_MONOTONIC ns */
+		int64_t done_ns;   /* when its call ends, CLOCK_MONOTONIC ns */
 		int used;
 	} ra[NULL_RA];
 };
@@ -95,9 +100,22 @@ static int null_open(void *ts, const char *path, unsigned flags, void **fh, int 
 	return 0;
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void null_time_calls(void *ts, struct st_hist *h)
+{
+	struct null_thread *t = ts;
+	t->lat = h;
+}
+
 static ssize_t null_call(struct null_thread *t, size_t len)
 {
-	int64_t k = t->calls++;
+	int64_t k = t->calls++, start = mono_ns();
 	if (t->r->delay_ns > 0) {
 		if (!t->have_next) {
 			clock_gettime(CLOCK_MONOTONIC, &t->next);
@@ -111,6 +129,8 @@ static ssize_t null_call(struct null_thread *t, size_t len)
 	}
 	if (t->r->err && k == t->r->err_at)
 		return -t->r->err;
+	if (t->lat)
+		st_hist_add(t->lat, (uint64_t)(mono_ns() - start));
 	return (ssize_t)len;
 }
 
@@ -122,13 +142,6 @@ static ssize_t null_pwrite(void *ts, void *fh, const void *buf, size_t len, uint
 	return null_call(ts, len);
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int null_prefetch(void *ts, void *fh, size_t len, uint64_t off)
 {
 	(void)fh;
@@ -138,7 +151,8 @@ static int null_prefetch(void *ts, void *fh, size_t len, uint64_t off)
 		if (!t->ra[i].used) {
 			t->ra[i].used = 1;
 			t->ra[i].off = off;
-			t->ra[i].done_ns = mono_ns() + t->r->delay_ns;
+			t->ra[i].start_ns = mono_ns();
+			t->ra[i].done_ns = t->ra[i].start_ns + t->r->delay_ns;
 			return 0;
 		}
 	return -EAGAIN;
@@ -162,6 +176,8 @@ static ssize_t null_pread(void *ts, void *fh, void *buf, size_t len, uint64_t of
 		int64_t k = t->calls++;
 		if (t->r->err && k == t->r->err_at)
 			return -t->r->err;
+		if (t->lat)
+			st_hist_add(t->lat, (uint64_t)(t->ra[i].done_ns - t->ra[i].start_ns));
 		return (ssize_t)len;
 	}
 	return null_call(ts, len);
@@ -193,6 +209,7 @@ const struct st_engine st_engine_null = {
 	.fsync = null_fh_op,
 	.close = null_fh_op,
 	.prefetch = null_prefetch,
+	.time_calls = null_time_calls,
 	.mkdir = null_path_op,
 	.rmdir = null_path_op,
 	.unlink = null_path_op,

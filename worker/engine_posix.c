@@ -271,6 +271,23 @@ static int posix_unlink(void *rs, const char *path)
 	return posix_name_op(rs, path, 2);
 }
 
+/* --iodepth N > 1: the thread's request queue (posix_aio.c) */
+static int posix_aio_init(void *ts, int depth, void **q, char *mode, size_t n)
+{
+	struct posix_rank *r = ts;
+	return st_posix_aio_init(r->sys, depth, q, mode, n);
+}
+
+static int posix_aio_submit(void *q, void *fh, struct st_aio_req *req)
+{
+	return st_posix_aio_submit(q, ((struct posix_file *)fh)->fd, req);
+}
+
+static void posix_aio_file_done(void *q, void *fh, char *mode, size_t n)
+{
+	st_posix_aio_file_done(q, ((struct posix_file *)fh)->fd, mode, n);
+}
+
 const struct st_engine st_engine_posix = {
 	.name = "posix",
 	.caps = ST_EC_NEEDS_TARGET_DIR,
@@ -286,4 +303,9 @@ const struct st_engine st_engine_posix = {
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,
+	.aio_init = posix_aio_init,
+	.aio_submit = posix_aio_submit,
+	.aio_reap = st_posix_aio_reap,
+	.aio_file_done = posix_aio_file_done,
+	.aio_fini = st_posix_aio_fini,
 };

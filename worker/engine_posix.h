@@ -33,4 +33,15 @@ extern const struct st_posix_sys st_posix_sys_real;
 int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_sys *sys,
 			void **rs, char *msg, size_t n);
 
+/* The posix engine's request queue (posix_aio.c), behind its aio_* entries
+ * (engine.h): io_uring, else libaio, else -ENOSYS (mode says why: the worker
+ * then issues one call at a time). A file the queue refuses (EINVAL,
+ * EOPNOTSUPP before any request of it succeeded) is served by synchronous
+ * calls through sys; file_done says so. */
+int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void **q, char *mode, size_t n);
+int st_posix_aio_submit(void *q, int fd, struct st_aio_req *r);
+int st_posix_aio_reap(void *q, int min, struct st_aio_req **done, int max);
+void st_posix_aio_file_done(void *q, int fd, char *mode, size_t n);
+void st_posix_aio_fini(void *q); /* accepts NULL */
+
 #endif

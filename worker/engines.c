@@ -51,6 +51,10 @@ int st_engine_check(const struct st_engine *e, const char **missing)
 	NEED(name) NEED(setup) NEED(teardown) NEED(thread_init) NEED(thread_fini)
 	NEED(open) NEED(pwrite) NEED(pread) NEED(fsync) NEED(close) NEED(mkdir) NEED(rmdir)
 	NEED(unlink)
+	/* a queue is all of its entries or none */
+	if (e->aio_init || e->aio_submit || e->aio_reap || e->aio_file_done || e->aio_fini) {
+		NEED(aio_init) NEED(aio_submit) NEED(aio_reap) NEED(aio_file_done) NEED(aio_fini)
+	}
 #undef NEED
 	return 0;
 }

@@ -83,6 +83,18 @@ struct lnfs_xfer {
 	int err;	 /* first error, -errno */
 };
 
+/* One read or write the worker asked for (a block: one call, or several of
+ * rsize/wsize): timed from its first call's issue to its last call's
+ * completion, when the worker wants the times (time_calls). Its calls may
+ * outlive the pread/pwrite (read-ahead, write-behind): the record lives
+ * until the last is done. */
+struct lnfs_blk {
+	int64_t issued_ns; /* local clock: its first call was queued */
+	int pending;	   /* calls of it not done */
+	int err;	   /* one of them failed: not timed */
+	int used;	   /* the record is taken */
+};
+
 /* One READ, WRITE or COMMIT on the wire. A slot is busy from the moment it
  * is queued until libnfs has called its callback - also when the context
  * is destroyed under it (libnfs then cancels it) - so slots live as long
@@ -99,6 +111,7 @@ struct lnfs_call {
 	unsigned char *dst;	  /* READ: where the data goes */
 	const unsigned char *src; /* WRITE: the data; NULL once pwrite returned */
 	int64_t bound_ns;	  /* local clock: libnfs times the call out by then */
+	struct lnfs_blk *blk;	  /* the read or write it is part of (NULL: COMMIT) */
 };
 
 /* A block read ahead (--iodepth > 1): its READ is in flight or done, the
@@ -139,6 +152,8 @@ struct lnfs_thread {
 	int ncalls;			    /* = iodepth */
 	int inflight;	       /* busy slots */
 	int64_t call_deadline; /* local clock: no call waits past this (from open) */
+	struct lnfs_blk *blks; /* ncalls + 1 records: each busy one has a call in flight */
+	struct st_hist *lat;   /* where each read's and write's time goes (NULL: nowhere) */
 };
 
 /* ---- contexts (lnfs_rpc.c) ---- */
@@ -198,5 +213,11 @@ int lnfs_ra_take(struct lnfs_thread *t, struct lnfs_file *f, void *buf, size_t l
 
 /* Drop f's read-ahead slots (their calls have been drained). */
 void lnfs_ra_free(struct lnfs_file *f);
+
+/* A record for one read or write issued now (NULL when none is free: it is
+ * then not timed); it ends, adding its time to t->lat, when its last call
+ * is done (lnfs_blk_settle ends one that got no call in flight). */
+struct lnfs_blk *lnfs_blk_begin(struct lnfs_thread *t);
+void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b);
 
 #endif

@@ -17,6 +17,7 @@
  */
 #include "lnfs.h"
 
+#include "../common/hist.h"
 #include "../common/util.h"
 
 #include <errno.h>
@@ -169,6 +170,27 @@ static int nfs3_err(int nfsstat)
 
 static int call_send(struct lnfs_call *c);
 
+struct lnfs_blk *lnfs_blk_begin(struct lnfs_thread *t)
+{
+	for (int k = 0; t->blks && k <= t->ncalls; k++)
+		if (!t->blks[k].used) {
+			t->blks[k] = (struct lnfs_blk){ .issued_ns = st_now_ns(), .used = 1 };
+			return &t->blks[k];
+		}
+	return NULL;
+}
+
+/* b is over when no call of it is in flight: its issue-to-completion time
+ * goes to the worker's histogram, unless a call of it failed. */
+void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b)
+{
+	if (!b || !b->used || b->pending)
+		return;
+	if (!b->err && t->lat)
+		st_hist_add(t->lat, (uint64_t)(st_now_ns() - b->issued_ns));
+	b->used = 0;
+}
+
 /* A call is over: count it out and file its error where it will be seen. */
 static void call_done(struct lnfs_call *c, int err)
 {
@@ -176,6 +198,12 @@ static void call_done(struct lnfs_call *c, int err)
 	c->busy = 0;
 	t->inflight--;
 	c->f->conns[c->conn].inflight--;
+	if (c->blk) {
+		c->blk->err |= err != 0;
+		c->blk->pending--;
+		lnfs_blk_settle(t, c->blk);
+		c->blk = NULL;
+	}
 	if (!err)
 		return;
 	if (c->x) {
@@ -205,6 +233,12 @@ static void call_resend(struct lnfs_call *c, uint32_t done)
 			c->x->err = rc;
 		else if (!c->x && !f->err)
 			f->err = rc;
+		if (c->blk) {
+			c->blk->err = 1;
+			c->blk->pending--;
+			lnfs_blk_settle(c->t, c->blk);
+			c->blk = NULL;
+		}
 	}
 }
 
@@ -501,20 +535,34 @@ ssize_t lnfs_xfer(struct lnfs_thread *t, struct lnfs_file *f, int kind, unsigned
 {
 	struct lnfs_xfer x = { .end = off + len, .eof_at = off + len, .err = 0 };
 	int depth = t->ncalls;
+	struct lnfs_blk *b = NULL;
 	for (size_t pos = 0; pos < len && !x.err;) {
 		drain(t, f, depth - 1);
 		if (x.err)
 			break;
+		/* timed from its first call's issue (after waiting for a slot) */
+		if (!pos)
+			b = lnfs_blk_begin(t);
 		struct lnfs_call *c = free_slot(t);
 		uint32_t n = len - pos < size ? (uint32_t)(len - pos) : size;
 		*c = (struct lnfs_call){ .t = t, .f = f, .x = &x, .kind = kind, .off = off + pos,
 					 .count = n, .dst = dst ? dst + pos : NULL,
-					 .src = src ? src + pos : NULL };
+					 .src = src ? src + pos : NULL, .blk = b };
+		/* counted before the send: a callback may run inside it */
+		if (b)
+			b->pending++;
 		int rc = call_send(c);
-		if (rc)
+		if (rc) {
+			c->blk = NULL;
 			x.err = rc;
+			if (b) {
+				b->err = 1;
+				b->pending--;
+			}
+		}
 		pos += n;
 	}
+	lnfs_blk_settle(t, b); /* none of its calls went out */
 	if (kind == CALL_WRITE && depth > 1 && !x.err) {
 		/* write-behind: the caller may reuse buf; its calls report to the file */
 		for (int k = 0; k < t->ncalls; k++)
@@ -589,11 +637,18 @@ int lnfs_ra_start(struct lnfs_thread *t, struct lnfs_file *f, size_t len, uint64
 	a->len = len;
 	a->x = (struct lnfs_xfer){ .end = off + len, .eof_at = off + len, .err = 0 };
 	struct lnfs_call *c = free_slot(t);
+	struct lnfs_blk *b = lnfs_blk_begin(t);
 	*c = (struct lnfs_call){ .t = t, .f = f, .x = &a->x, .kind = f->v4 ? CALL_READ4 : CALL_READ,
-				 .off = off, .count = (uint32_t)len, .dst = a->buf };
+				 .off = off, .count = (uint32_t)len, .dst = a->buf, .blk = b };
+	if (b)
+		b->pending = 1; /* before the send: a callback may run inside it */
 	int rc = call_send(c);
-	if (rc)
+	if (rc) {
+		c->blk = NULL;
+		if (b)
+			b->used = 0;
 		return rc;
+	}
 	a->used = 1;
 	return 0;
 }

@@ -35,6 +35,14 @@ struct io_thread {
 	struct st_prepare_status ps; /* how its preparation went */
 	_Atomic uint64_t live;	     /* bytes so far in this phase (progress only) */
 	struct st_thread_result res; /* result of the last phase */
+	/* --iodepth N > 1 through the engine's queue (aio_* in engine.h) */
+	void *aq;		     /* the queue, NULL: one call at a time */
+	char io_mode[64];	     /* what issues its calls (and why not a queue) */
+	unsigned char *qbufs;	     /* aq: N aligned, touched buffers of a block */
+	struct st_aio_req *reqs;     /* aq: N requests, one per buffer */
+	struct st_aio_req **idle;    /* aq: the requests not in flight (a stack) */
+	struct st_aio_req **done;    /* aq: what a reap returns */
+	int depth, nidle;	     /* aq: N, and how many are idle */
 };
 
 struct st_worker {
@@ -203,6 +211,7 @@ static void result_begin(struct io_thread *t, int phase)
 	r->phase = (uint32_t)phase;
 	st_hist_init(&r->hist);
 	st_copy(r->cpuset, sizeof(r->cpuset), t->cpuset);
+	st_copy(r->io_mode, sizeof(r->io_mode), t->io_mode);
 	atomic_store_explicit(&t->live, 0, memory_order_relaxed);
 }
 
@@ -260,7 +269,8 @@ static void blocks(struct io_thread *t, struct block_order *o, void *fh, int pha
 			set_error(r, (int)-n, write ? ST_OP_WRITE : ST_OP_READ, phase, off);
 			break;
 		}
-		st_hist_add(&r->hist, (uint64_t)(t1 - t0));
+		if (!w->e->time_calls)
+			st_hist_add(&r->hist, (uint64_t)(t1 - t0));
 		r->bytes += (uint64_t)n;
 		/* a relaxed store: a plain move, no fence, for the progress line */
 		atomic_store_explicit(&t->live, r->bytes, memory_order_relaxed);
@@ -274,6 +284,85 @@ static void blocks(struct io_thread *t, struct block_order *o, void *fh, int pha
 			 * the file is shorter than it should be */
 			set_error(r, write ? EIO : ENODATA, ST_OP_SHORT, phase, off + (uint64_t)n);
 			break;
+		}
+	}
+}
+
+/* The same through the engine's queue (--iodepth N > 1): up to N requests
+ * in flight, each in a buffer of its own, issued in the order's sequence
+ * (a permutation still visits every block once) and completed in any
+ * order; each request's latency runs from its issue to its completion.
+ * Stops issuing at the first error, a short transfer or the deadline, and
+ * waits for what is in flight. */
+static void blocks_queued(struct io_thread *t, struct block_order *o, void *fh, int phase,
+			  int layout, int write, int owner)
+{
+	struct st_worker *w = t->w;
+	const struct st_engine *e = w->e;
+	struct st_thread_result *r = &t->res;
+	int verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == ST_ON;
+	int inflight = 0, stop = 0;
+	for (;;) {
+		while (!stop && t->nidle && o->k < o->nblocks) {
+			uint64_t off = order_next(o, t, fh) * (uint64_t)w->block;
+			if (!layout && st_now_ns() > w->deadline_ns) {
+				r->flags |= ST_TF_DEADLINE;
+				set_error(r, ETIMEDOUT, ST_OP_DEADLINE, phase, off);
+				stop = 1;
+				break;
+			}
+			struct st_aio_req *q = t->idle[--t->nidle];
+			q->len = (size_t)w->block;
+			q->off = off;
+			q->write = write;
+			if (verify && write) /* before its issue, inside the phase */
+				st_pattern_fill(q->buf, q->len, w->a.run_seed, w->a.rank, t->index, off);
+			q->issued_ns = st_now_ns();
+			int rc = e->aio_submit(t->aq, fh, q);
+			if (rc < 0) {
+				t->idle[t->nidle++] = q;
+				set_error(r, -rc, write ? ST_OP_WRITE : ST_OP_READ, phase, off);
+				stop = 1;
+				break;
+			}
+			inflight++;
+		}
+		if (!inflight)
+			break;
+		int got = e->aio_reap(t->aq, 1, t->done, t->depth);
+		if (got < 0) {
+			/* the queue itself failed: its requests may still be in the
+			 * kernel's hands, so their buffers stay until the thread ends */
+			set_error(r, -got, write ? ST_OP_WRITE : ST_OP_READ, phase, 0);
+			t->depth = 0;
+			break;
+		}
+		for (int i = 0; i < got; i++) {
+			struct st_aio_req *q = t->done[i];
+			ssize_t n = q->res;
+			inflight--;
+			t->idle[t->nidle++] = q;
+			if (verify && !write && n == w->block &&
+			    st_pattern_check(q->buf, q->len, w->a.run_seed, owner, t->index, q->off)) {
+				if (!r->bad_blocks++)
+					r->first_bad_offset = q->off;
+			}
+			if (n < 0) {
+				set_error(r, (int)-n, write ? ST_OP_WRITE : ST_OP_READ, phase, q->off);
+				stop = 1;
+				continue;
+			}
+			st_hist_add(&r->hist, (uint64_t)(q->done_ns - q->issued_ns));
+			r->bytes += (uint64_t)n;
+			atomic_store_explicit(&t->live, r->bytes, memory_order_relaxed);
+			r->ops++;
+			if (n < w->block) {
+				/* cut short by an error, or (a read) the file is shorter */
+				set_error(r, q->err ? q->err : write ? EIO : ENODATA,
+					  q->err ? (write ? ST_OP_WRITE : ST_OP_READ) : ST_OP_SHORT, phase,
+					  q->off + (uint64_t)n);
+				stop = 1;
+			}
 		}
 	}
 }
@@ -302,6 +391,8 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 	struct block_order o;
 	order_init(&o, t, phase, layout, write);
 
+	if (w->e->time_calls)
+		w->e->time_calls(t->ts, &r->hist);
 	int64_t start = st_now_ns();
 	void *fh = NULL;
 	int direct = 0;
@@ -311,7 +402,13 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 	} else {
 		if ((flags & ST_OPEN_DIRECT) && !direct)
 			r->flags |= ST_TF_DIRECT_FALLBACK;
-		blocks(t, &o, fh, phase, layout, write, owner);
+		if (t->aq && t->depth) {
+			blocks_queued(t, &o, fh, phase, layout, write, owner);
+			if (t->depth)
+				w->e->aio_file_done(t->aq, fh, r->io_mode, sizeof(r->io_mode));
+		} else {
+			blocks(t, &o, fh, phase, layout, write, owner);
+		}
 		if (write && c->v[ST_OPT_FSYNC] == ST_ON && !r->error.err) {
 			rc = w->e->fsync(t->ts, fh);
 			if (rc < 0)
@@ -322,6 +419,8 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 			set_error(r, -rc, ST_OP_CLOSE, phase, 0);
 	}
 	int64_t end = st_now_ns();
+	if (w->e->time_calls)
+		w->e->time_calls(t->ts, NULL);
 	r->start_ns = start - w->a.clock_offset_ns;
 	r->end_ns = end - w->a.clock_offset_ns;
 	r->last_cpu = -1;
@@ -343,6 +442,42 @@ static void prepare_fail(struct st_prepare_status *ps, int err, int op, const ch
 	va_start(ap, fmt);
 	vsnprintf(ps->message, sizeof(ps->message), fmt, ap);
 	va_end(ap);
+}
+
+/* --iodepth N > 1 with an engine that has a queue: the thread's queue and
+ * its N buffers (allocated and touched after pinning, as the first one);
+ * where the engine cannot make one here, the thread issues one call at a
+ * time and its io_mode says why. An engine with a queue but depth 1: "sync". */
+static void queue_init(struct io_thread *t)
+{
+	struct st_worker *w = t->w;
+	const struct st_combo *c = w->a.combo;
+	int depth = c->v[ST_OPT_IODEPTH] == ST_UNSET ? 1 : (int)c->v[ST_OPT_IODEPTH];
+	if (!w->e->aio_init)
+		return;
+	st_copy(t->io_mode, sizeof(t->io_mode), "sync");
+	if (depth <= 1 || w->e->aio_init(t->ts, depth, &t->aq, t->io_mode, sizeof(t->io_mode)) < 0)
+		return;
+	size_t stride = ((size_t)w->block + 4095) & ~(size_t)4095;
+	void *p = NULL;
+	t->reqs = calloc((size_t)depth, sizeof(*t->reqs));
+	t->idle = calloc((size_t)depth, sizeof(*t->idle));
+	t->done = calloc((size_t)depth, sizeof(*t->done));
+	int rc = posix_memalign(&p, 4096, stride * (size_t)depth);
+	if (rc || !t->reqs || !t->idle || !t->done) {
+		prepare_fail(&t->ps, rc ? rc : ENOMEM, ST_OP_ALLOC,
+			     "thread %d: %d buffers of %lld bytes (--iodepth): %s", t->index, depth,
+			     (long long)w->block, strerror(rc ? rc : ENOMEM));
+		free(p);
+		return;
+	}
+	t->qbufs = p;
+	for (int i = 0; i < depth; i++) {
+		t->reqs[i].buf = t->qbufs + stride * (size_t)i;
+		memcpy(t->reqs[i].buf, t->buf, (size_t)w->block); /* the same data, touched */
+		t->idle[i] = &t->reqs[i];
+	}
+	t->depth = t->nidle = depth;
 }
 
 static void *io_thread_main(void *arg)
@@ -376,6 +511,8 @@ static void *io_thread_main(void *arg)
 			prepare_fail(&t->ps, -rc, ST_OP_PREPARE, "thread %d: %s", t->index,
 				     msg[0] ? msg : strerror(-rc));
 	}
+	if (!t->ps.err)
+		queue_init(t);
 
 	uint64_t seen = 0;
 	pthread_mutex_lock(&w->mu);
@@ -393,6 +530,14 @@ static void *io_thread_main(void *arg)
 			run_phase(t, phase, cmd == CMD_LAYOUT);
 		pthread_mutex_lock(&w->mu);
 	}
+	if (t->aq)
+		w->e->aio_fini(t->aq);
+	/* a queue that failed with requests in flight: its buffers stay (t->depth 0) */
+	if (!t->aq || t->depth)
+		free(t->qbufs);
+	free(t->reqs);
+	free(t->idle);
+	free(t->done);
 	if (t->ts)
 		w->e->thread_fini(t->ts);
 	free(t->buf);

@@ -266,10 +266,13 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 	char what[64];
 	snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
 	MPI_Request q;
+	int64_t since = st_now_ns();
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
-	st_step_await(j, &q, st_now_ns(), what);
+	st_step_await(j, &q, since, what);
+	st_step_release(j, since, what);
+	int64_t released = st_now_ns();
 	st_watch_where(j->watch, (int)r->c->seq, p);
-	return st_now_ns();
+	return released;
 }
 
 /* The timed I/O: the client threads run the phase (rank 0 keeps the live
@@ -316,6 +319,54 @@ static const struct st_sample *phase_close(struct job *j, int p, int64_t release
 	return samples;
 }
 
+/* Every rank's rank result and thread results to rank 0, packed (wire.h:
+ * the histograms' non-empty buckets only), so the bytes gathered grow with
+ * what the phase produced, not with 3 KB a struct: a size of each, then the
+ * packs. Rank 0 gets them unpacked, in rank order. */
+static void gather_results(struct job *j, struct combo_run *r, const struct st_rank_result *rr,
+			   struct st_rank_result **all_rr, struct st_thread_result **all_tr,
+			   int *total_threads)
+{
+	unsigned char *mine = malloc(st_results_bound(r->nt)), *all = NULL;
+	if (!mine)
+		st_die("out of memory");
+	int bytes = (int)st_results_pack(rr, r->mine, r->nt, mine), sum = 0;
+	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		for (int q = 0; q < j->size; q++) {
+			r->displs[q] = sum;
+			sum += r->counts[q];
+		}
+		if (!(all = malloc(sum ? (size_t)sum : 1)))
+			st_die("out of memory");
+	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, r->counts, r->displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(mine);
+	*total_threads = 0;
+	if (j->rank != 0)
+		return;
+	size_t nthreads = 0;
+	for (int q = 0; q < j->size; q++) {
+		int n = st_results_count(all + r->displs[q], (size_t)r->counts[q]);
+		if (n < 0)
+			st_die("rank %d sent a malformed result (%d bytes)", q, r->counts[q]);
+		nthreads += (size_t)n;
+	}
+	*total_threads = (int)nthreads;
+	*all_rr = calloc((size_t)j->size, sizeof(**all_rr));
+	*all_tr = calloc(nthreads ? nthreads : 1, sizeof(**all_tr));
+	if (!*all_rr || !*all_tr)
+		st_die("out of memory");
+	for (int q = 0, k = 0; q < j->size; q++) {
+		const unsigned char *b = all + r->displs[q];
+		int n = st_results_count(b, (size_t)r->counts[q]);
+		if (st_results_unpack(b, (size_t)r->counts[q], &(*all_rr)[q], *all_tr + k))
+			st_die("rank %d sent a malformed result (%d bytes)", q, r->counts[q]);
+		k += n;
+	}
+	free(all);
+}
+
 /* Every rank's results to rank 0 (its rank result, its threads', its
  * samples), which keeps them as the phase's record. */
 static void phase_gather(struct job *j, struct combo_run *r, int p,
@@ -324,25 +375,12 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 {
 	struct st_rank_result *all_rr = NULL;
 	struct st_thread_result *all_tr = NULL;
-	if (j->rank == 0 && !(all_rr = calloc((size_t)j->size, sizeof(*all_rr))))
-		st_die("out of memory");
-	MPI_Gather(rr, (int)sizeof(*rr), MPI_BYTE, all_rr, (int)sizeof(*rr), MPI_BYTE, 0,
-		   MPI_COMM_WORLD);
-	int bytes = r->nt * (int)sizeof(*r->mine), total_threads = 0;
-	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (j->rank == 0) {
-		for (int q = 0; q < j->size; q++) {
-			r->displs[q] = total_threads * (int)sizeof(*r->mine);
-			total_threads += r->counts[q] / (int)sizeof(*r->mine);
-			st_wire_expect(q, "a rank result", all_rr[q].version, ST_WIRE_VERSION);
-			r->direct_fallback |= (all_rr[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
-		}
-		all_tr = calloc((size_t)(total_threads ? total_threads : 1), sizeof(*all_tr));
-		if (!all_tr)
-			st_die("out of memory");
+	int total_threads = 0;
+	gather_results(j, r, rr, &all_rr, &all_tr, &total_threads);
+	for (int q = 0; j->rank == 0 && q < j->size; q++) {
+		st_wire_expect(q, "a rank result", all_rr[q].version, ST_WIRE_VERSION);
+		r->direct_fallback |= (all_rr[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
 	}
-	MPI_Gatherv(r->mine, bytes, MPI_BYTE, all_tr, r->counts, r->displs, MPI_BYTE, 0,
-		    MPI_COMM_WORLD);
 	for (int k = 0; j->rank == 0 && k < total_threads; k++)
 		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
 			       ST_WIRE_VERSION);
@@ -410,6 +448,25 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 	return ST_COMBO_OK;
 }
 
+/* Rank 0, once per run: a thread that could not keep --iodepth requests
+ * in flight the best way (the kernel refused io_uring, or a file) says so;
+ * every thread's mode is stored (thread_result.io_mode). */
+static void note_io_mode(struct job *j, const struct combo_run *r)
+{
+	for (int i = 0; i < r->nph && !j->io_mode_noted; i++)
+		for (int k = 0; k < r->ph[i].nthreads; k++) {
+			const struct st_thread_result *t = &r->ph[i].threads[k];
+			if (!strchr(t->io_mode, '('))
+				continue;
+			j->io_mode_noted = 1;
+			if (!j->quiet)
+				printf("    note: --iodepth %lld: rank %u thread %u issued its calls by %s "
+				       "(thread_result.io_mode has every thread's)\n",
+				       (long long)r->c->v[ST_OPT_IODEPTH], t->rank, t->thread, t->io_mode);
+			return;
+		}
+}
+
 /* Rank 0: the combination with every rank's facts, in one transaction;
  * then what the user sees of it. */
 static void record(struct job *j, const struct combo_run *r)
@@ -438,6 +495,7 @@ static void record(struct job *j, const struct combo_run *r)
 		printf("    skipped phases: %s\n", r->why);
 	if (msg[0] && !j->quiet)
 		printf("    %s\n", msg);
+	note_io_mode(j, r);
 }
 
 static void release(struct combo_run *r)

@@ -54,6 +54,7 @@ struct job {
 	int *last_step;		    /* rank 0: per rank, the last step it reached */
 	int step_buf[STEP_RING];    /* others: send buffers of those messages */
 	st_run_report_fn *report;   /* rank 0: prints the run's report at its end */
+	int io_mode_noted;	    /* rank 0: a thread's queue fallback was told (issue 14) */
 };
 
 #endif

@@ -7,6 +7,7 @@
 #include "die.h"
 #include "watch.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,12 @@ void st_step_check(struct job *j, int64_t deadline, int64_t since, const char *w
 }
 
 /* Complete a collective request of this step, begun at since: the other
- * ranks wait as long as it takes (rank 0 decides), rank 0 until the deadline. */
+ * ranks wait as long as it takes (rank 0 decides), rank 0 until the
+ * deadline: it tests the request, then sleeps, doubling from 5 us to
+ * 200 us (quick steps stay quick), and reads the "reached" messages while
+ * it waits and after. So rank 0 sees a step end up to a poll
+ * interval after the others: a step that must release every rank at one
+ * moment follows with st_step_release. */
 void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *what)
 {
 	int64_t deadline = st_step_deadline(j, since);
@@ -102,17 +108,39 @@ void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *wha
 		MPI_Wait(q, MPI_STATUS_IGNORE);
 		return;
 	}
-	long pause = 5000; /* ns, doubling to 200 us: quick steps stay quick */
+	long pause = 5000; /* ns */
 	for (;;) {
 		int done = 0;
 		MPI_Test(q, &done, MPI_STATUS_IGNORE);
 		if (done)
 			break;
 		st_step_check(j, deadline, since, what);
+		st_step_drain(j);
 		struct timespec ts = { 0, pause };
 		nanosleep(&ts, NULL);
 		if (pause < 200000)
 			pause *= 2;
 	}
-	st_step_drain(j);
+	st_step_drain(j); /* what came in at the end: the queue stays short */
+}
+
+/* Every rank, right after a step's await (so every rank is there, awake
+ * within a poll interval): one more barrier, which every rank completes by
+ * testing it without sleeping (yielding the CPU between tests, as Open
+ * MPI's own wait does when idle), rank 0 with its deadline check between
+ * tests. Its completion is the release: no rank leaves a poll interval
+ * after the others, rank 0 included. */
+void st_step_release(struct job *j, int64_t since, const char *what)
+{
+	int64_t deadline = st_step_deadline(j, since);
+	MPI_Request q;
+	MPI_Ibarrier(MPI_COMM_WORLD, &q);
+	for (int done = 0;;) {
+		MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		if (j->rank == 0)
+			st_step_check(j, deadline, since, what);
+		sched_yield();
+	}
 }

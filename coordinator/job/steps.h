@@ -32,6 +32,10 @@ void st_step_check(struct job *j, int64_t deadline, int64_t since, const char *w
  * deadline. `what` names the step in the abort reason ("the end of phase write"). */
 void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *what);
 
+/* Every rank, right after a step's await: the barrier whose completion
+ * releases every rank at one moment (no rank sleeping through it). */
+void st_step_release(struct job *j, int64_t since, const char *what);
+
 /* Rank 0: the ranks in missing[] are hung: record the run as aborted,
  * naming them, and end the job (mpirun then ends every rank, exit 3). */
 _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char *what,

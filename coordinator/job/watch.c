@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ struct st_watch {
 	int rank, size;
 	int lifeline;	      /* other ranks: the connection to rank 0 */
 	int lfd, sfd, efd;    /* rank 0: listener, signalfd, stop eventfd */
+	int lfd_full;	      /* rank 0: out of descriptors, the listener is not watched */
 	int *fds;	      /* rank 0: per rank, its lifeline (-1: none yet) */
 	const struct st_host_info *hosts;
 	struct st_abort_mark *mark; /* rank 0: the store, to mark the run aborted */
@@ -142,12 +144,33 @@ static void ended_by_signal(struct st_watch *w, int sig)
 	_exit(128 + sig);
 }
 
-/* A new connection announces its rank (4 bytes); anything else is dropped. */
+/* Rank 0 holds one lifeline per rank: a job of more ranks than the soft
+ * descriptor limit (1024 by default) needs it raised, up to the hard one
+ * (issue 14: 1,024+ ranks). Says so when even that is short. */
+static void room_for_lifelines(int size)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)size + 256; /* the store, MPI's own, the listener... */
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < want)
+		fprintf(stderr, "stcluster: rank 0 may hold %llu descriptors (ulimit -n), fewer than the "
+				"%d ranks' lifelines need: the ranks beyond are watched by the deadlines only\n",
+			(unsigned long long)rl.rlim_cur, size);
+}
+
+/* A new connection announces its rank (4 bytes); anything else is dropped.
+ * Out of descriptors (EMFILE, ENFILE), the listener is no longer watched:
+ * it would stay readable and the thread would spin. */
 static void take_lifeline(struct st_watch *w)
 {
 	int fd = accept4(w->lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE)
+			w->lfd_full = 1;
 		return;
+	}
 	int32_t r = -1;
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	if (poll(&p, 1, 5000) != 1 || recv(fd, &r, sizeof(r), MSG_WAITALL) != sizeof(r) || r <= 0 ||
@@ -170,7 +193,7 @@ static void *watch_thread(void *arg)
 		int n = 0;
 		p[n++] = (struct pollfd){ .fd = w->efd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = w->sfd, .events = POLLIN };
-		p[n++] = (struct pollfd){ .fd = w->lfd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = w->lfd_full ? -1 : w->lfd, .events = POLLIN };
 		for (int r = 1; r < w->size; r++)
 			if (w->fds[r] >= 0) {
 				who[n] = r;
@@ -282,6 +305,7 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 	int port = -1;
 	if (w->rank == 0) {
 		sigset_t s = watched_signals();
+		room_for_lifelines(w->size);
 		w->fds = malloc((size_t)w->size * sizeof(int));
 		if (!w->fds)
 			st_die("out of memory");

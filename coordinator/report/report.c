@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MBPS_NOTE "MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest start)"
+#define MBPS_NOTE                                                                                \
+	"MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest "   \
+	"start); p50/p99 us = each I/O call from its issue to its completion (with --iodepth " \
+	"N, N in flight)"
 
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
  * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */

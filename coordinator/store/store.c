@@ -32,12 +32,16 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	"ALTER TABLE run ADD COLUMN baseline_hash TEXT; "
 	"ALTER TABLE run ADD COLUMN result_hash TEXT; "
 	"ALTER TABLE combo ADD COLUMN row_hash TEXT;",
+	/* 3 (issue 14): how each thread issued its calls (--iodepth through
+	 * io_uring, libaio, or one at a time); NULL in the rows written before */
+	"ALTER TABLE thread_result ADD COLUMN io_mode TEXT;",
 };
 
 struct st_store {
 	sqlite3 *db;
 	int readonly;
 	sqlite3_stmt *ins_combo, *ins_failure, *ins_phase, *ins_rank, *ins_thread;
+	sqlite3_stmt *ins_ranks, *ins_threads; /* STORE_BATCH rows a statement (issue 14) */
 	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
 	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
 	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
@@ -235,6 +239,44 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
 	return 0;
 }
 
+/* The rows of a combination's ranks and threads go in STORE_BATCH at a time
+ * (one statement, one VDBE run for them all), the rest one by one: rank 0's
+ * cost per combination is the rows, not a statement per rank. */
+#define STORE_BATCH 32
+#define RANK_COLS 27
+#define RANK_INSERT                                                                             \
+	"INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, release_ns, " \
+	"start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, deadline_hit, errno, "      \
+	"errno_name, err_op, err_offset, err_count, message, lat_mean_ns, lat_p50_ns, "          \
+	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset) VALUES "
+#define THREAD_COLS 17
+#define THREAD_INSERT                                                                          \
+	"INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, start_ns, end_ns, " \
+	"cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, lat_p99_ns, lat_max_ns, "      \
+	"io_mode) VALUES "
+
+/* head, then `rows` groups of `cols` placeholders */
+static int prepare_rows(struct st_store *s, sqlite3_stmt **st, const char *head, int cols,
+			int rows, char *err, size_t n)
+{
+	size_t len = strlen(head) + (size_t)rows * ((size_t)cols * 3 + 4) + 1;
+	char *sql = malloc(len), *p;
+	if (!sql)
+		return fail(err, n, "store: out of memory");
+	p = sql + sprintf(sql, "%s", head);
+	for (int r = 0; r < rows; r++) {
+		*p++ = r ? ',' : ' ';
+		*p++ = '(';
+		for (int c = 0; c < cols; c++)
+			p += sprintf(p, c ? ",?" : "?");
+		*p++ = ')';
+	}
+	*p = '\0';
+	int rc = prepare(s, st, sql, err, n);
+	free(sql);
+	return rc;
+}
+
 static int prepare_all(struct st_store *s, char *err, size_t n)
 {
 	char cols[4096] = "", marks[1024] = "";
@@ -269,19 +311,10 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop) VALUES (?, ?, ?, ?, ?, "
 		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
-	    prepare(s, &s->ins_rank,
-		    "INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, "
-		    "release_ns, start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, "
-		    "deadline_hit, errno, errno_name, err_op, err_offset, err_count, message, "
-		    "lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_max_ns, hist, bad_blocks, "
-		    "first_bad_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?, ?, ?)",
-		    err, n) ||
-	    prepare(s, &s->ins_thread,
-		    "INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, "
-		    "start_ns, end_ns, cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, "
-		    "lat_p99_ns, lat_max_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		    err, n) ||
+	    prepare_rows(s, &s->ins_rank, RANK_INSERT, RANK_COLS, 1, err, n) ||
+	    prepare_rows(s, &s->ins_ranks, RANK_INSERT, RANK_COLS, STORE_BATCH, err, n) ||
+	    prepare_rows(s, &s->ins_thread, THREAD_INSERT, THREAD_COLS, 1, err, n) ||
+	    prepare_rows(s, &s->ins_threads, THREAD_INSERT, THREAD_COLS, STORE_BATCH, err, n) ||
 	    prepare(s, &s->ins_host,
 		    "INSERT OR IGNORE INTO host (run_id, rank, hostname, addresses, role, local_rank, "
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
@@ -402,6 +435,8 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->ins_phase);
 	sqlite3_finalize(s->ins_rank);
 	sqlite3_finalize(s->ins_thread);
+	sqlite3_finalize(s->ins_ranks);
+	sqlite3_finalize(s->ins_threads);
 	sqlite3_finalize(s->ins_host);
 	sqlite3_finalize(s->set_stored);
 	sqlite3_finalize(s->ins_eff);
@@ -857,6 +892,72 @@ static void bind_errno(sqlite3_stmt *st, int i_num, int i_name, int err)
 		sqlite3_bind_null(st, i_name);
 }
 
+/* One rank_result row's values into q, from parameter o + 1 on. */
+static void bind_rank_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *phase,
+			  const struct st_rank_result *rr)
+{
+	sqlite3_bind_int64(q, o + 1, combo_id);
+	bind_text(q, o + 2, phase);
+	sqlite3_bind_int(q, o + 3, (int)rr->rank);
+	bind_text(q, o + 4, st_role_names[rr->role]);
+	sqlite3_bind_int(q, o + 5, (int)rr->nthreads);
+	sqlite3_bind_int64(q, o + 6, (sqlite3_int64)rr->bytes);
+	sqlite3_bind_int64(q, o + 7, (sqlite3_int64)rr->ops);
+	sqlite3_bind_int64(q, o + 8, rr->release_ns);
+	if (rr->nthreads || rr->role == ST_ROLE_SERVER) {
+		sqlite3_bind_int64(q, o + 9, rr->start_ns);
+		sqlite3_bind_int64(q, o + 10, rr->end_ns);
+	}
+	sqlite3_bind_int64(q, o + 11, rr->cpu_user_us);
+	sqlite3_bind_int64(q, o + 12, rr->cpu_sys_us);
+	sqlite3_bind_int(q, o + 13, (rr->flags & ST_TF_DIRECT_FALLBACK) != 0);
+	sqlite3_bind_int(q, o + 14, (rr->flags & ST_TF_DEADLINE) != 0);
+	bind_errno(q, o + 15, o + 16, rr->error.err);
+	if (rr->error.err) {
+		bind_text(q, o + 17, st_op_names[rr->error.op]);
+		sqlite3_bind_int64(q, o + 18, (sqlite3_int64)rr->error.offset);
+		bind_text(q, o + 20, rr->message);
+	}
+	sqlite3_bind_int64(q, o + 19, (sqlite3_int64)rr->error.count);
+	sqlite3_bind_int64(q, o + 26, (sqlite3_int64)rr->bad_blocks);
+	if (rr->bad_blocks)
+		sqlite3_bind_int64(q, o + 27, (sqlite3_int64)rr->first_bad_offset);
+	if (rr->hist.count) {
+		sqlite3_bind_int64(q, o + 21, (sqlite3_int64)(rr->hist.sum_ns / rr->hist.count));
+		sqlite3_bind_int64(q, o + 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
+		sqlite3_bind_int64(q, o + 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
+		sqlite3_bind_int64(q, o + 24, (sqlite3_int64)rr->hist.max_ns);
+		sqlite3_bind_blob(q, o + 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
+	}
+}
+
+/* One thread_result row's values into q, from parameter o + 1 on. */
+static void bind_thread_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *phase,
+			    const struct st_thread_result *t)
+{
+	sqlite3_bind_int64(q, o + 1, combo_id);
+	bind_text(q, o + 2, phase);
+	sqlite3_bind_int(q, o + 3, (int)t->rank);
+	sqlite3_bind_int(q, o + 4, (int)t->thread);
+	sqlite3_bind_int64(q, o + 5, (sqlite3_int64)t->bytes);
+	sqlite3_bind_int64(q, o + 6, (sqlite3_int64)t->ops);
+	sqlite3_bind_int64(q, o + 7, t->start_ns);
+	sqlite3_bind_int64(q, o + 8, t->end_ns);
+	bind_text(q, o + 9, t->cpuset);
+	sqlite3_bind_int(q, o + 10, t->last_cpu);
+	sqlite3_bind_int(q, o + 11, t->error.err);
+	if (t->error.err) {
+		bind_text(q, o + 12, st_op_names[t->error.op]);
+		sqlite3_bind_int64(q, o + 13, (sqlite3_int64)t->error.offset);
+	}
+	if (t->hist.count) {
+		sqlite3_bind_int64(q, o + 14, (sqlite3_int64)st_hist_quantile(&t->hist, 0.5));
+		sqlite3_bind_int64(q, o + 15, (sqlite3_int64)st_hist_quantile(&t->hist, 0.99));
+		sqlite3_bind_int64(q, o + 16, (sqlite3_int64)t->hist.max_ns);
+	}
+	bind_text(q, o + 17, t->io_mode[0] ? t->io_mode : NULL);
+}
+
 static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		       const struct st_phase_record *p, char *err, size_t n)
 {
@@ -876,71 +977,25 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		if (!first_msg && (rr->error.err || rr->bad_blocks))
 			first_msg = rr->message[0] ? rr->message : "data did not verify";
 		st_hist_merge(&h, &rr->hist);
-
-		sqlite3_stmt *q = s->ins_rank;
-		char opbuf[16];
-		sqlite3_bind_int64(q, 1, combo_id);
-		bind_text(q, 2, phase);
-		sqlite3_bind_int(q, 3, (int)rr->rank);
-		bind_text(q, 4, st_role_names[rr->role]);
-		sqlite3_bind_int(q, 5, (int)rr->nthreads);
-		sqlite3_bind_int64(q, 6, (sqlite3_int64)rr->bytes);
-		sqlite3_bind_int64(q, 7, (sqlite3_int64)rr->ops);
-		sqlite3_bind_int64(q, 8, rr->release_ns);
-		if (rr->nthreads || rr->role == ST_ROLE_SERVER) {
-			sqlite3_bind_int64(q, 9, rr->start_ns);
-			sqlite3_bind_int64(q, 10, rr->end_ns);
-		}
-		sqlite3_bind_int64(q, 11, rr->cpu_user_us);
-		sqlite3_bind_int64(q, 12, rr->cpu_sys_us);
-		sqlite3_bind_int(q, 13, (rr->flags & ST_TF_DIRECT_FALLBACK) != 0);
-		sqlite3_bind_int(q, 14, (rr->flags & ST_TF_DEADLINE) != 0);
-		bind_errno(q, 15, 16, rr->error.err);
-		if (rr->error.err) {
-			snprintf(opbuf, sizeof(opbuf), "%s", st_op_names[rr->error.op]);
-			bind_text(q, 17, opbuf);
-			sqlite3_bind_int64(q, 18, (sqlite3_int64)rr->error.offset);
-			bind_text(q, 20, rr->message);
-		}
-		sqlite3_bind_int64(q, 19, (sqlite3_int64)rr->error.count);
-		sqlite3_bind_int64(q, 26, (sqlite3_int64)rr->bad_blocks);
-		if (rr->bad_blocks)
-			sqlite3_bind_int64(q, 27, (sqlite3_int64)rr->first_bad_offset);
-		if (rr->hist.count) {
-			sqlite3_bind_int64(q, 21, (sqlite3_int64)(rr->hist.sum_ns / rr->hist.count));
-			sqlite3_bind_int64(q, 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
-			sqlite3_bind_int64(q, 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
-			sqlite3_bind_int64(q, 24, (sqlite3_int64)rr->hist.max_ns);
-			sqlite3_bind_blob(q, 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
-		}
-		if (step(s, q, err, n))
-			return -1;
 	}
-	for (int i = 0; i < p->nthreads; i++) {
-		const struct st_thread_result *t = &p->threads[i];
-		sqlite3_stmt *q = s->ins_thread;
-		sqlite3_bind_int64(q, 1, combo_id);
-		bind_text(q, 2, phase);
-		sqlite3_bind_int(q, 3, (int)t->rank);
-		sqlite3_bind_int(q, 4, (int)t->thread);
-		sqlite3_bind_int64(q, 5, (sqlite3_int64)t->bytes);
-		sqlite3_bind_int64(q, 6, (sqlite3_int64)t->ops);
-		sqlite3_bind_int64(q, 7, t->start_ns);
-		sqlite3_bind_int64(q, 8, t->end_ns);
-		bind_text(q, 9, t->cpuset);
-		sqlite3_bind_int(q, 10, t->last_cpu);
-		sqlite3_bind_int(q, 11, t->error.err);
-		if (t->error.err) {
-			bind_text(q, 12, st_op_names[t->error.op]);
-			sqlite3_bind_int64(q, 13, (sqlite3_int64)t->error.offset);
-		}
-		if (t->hist.count) {
-			sqlite3_bind_int64(q, 14, (sqlite3_int64)st_hist_quantile(&t->hist, 0.5));
-			sqlite3_bind_int64(q, 15, (sqlite3_int64)st_hist_quantile(&t->hist, 0.99));
-			sqlite3_bind_int64(q, 16, (sqlite3_int64)t->hist.max_ns);
-		}
+	/* the rows, STORE_BATCH a statement while there are that many left */
+	for (int r = 0; r < nranks;) {
+		int k = nranks - r >= STORE_BATCH ? STORE_BATCH : 1;
+		sqlite3_stmt *q = k > 1 ? s->ins_ranks : s->ins_rank;
+		for (int i = 0; i < k; i++)
+			bind_rank_row(q, i * RANK_COLS, combo_id, phase, &p->ranks[r + i]);
 		if (step(s, q, err, n))
 			return -1;
+		r += k;
+	}
+	for (int t = 0; t < p->nthreads;) {
+		int k = p->nthreads - t >= STORE_BATCH ? STORE_BATCH : 1;
+		sqlite3_stmt *q = k > 1 ? s->ins_threads : s->ins_thread;
+		for (int i = 0; i < k; i++)
+			bind_thread_row(q, i * THREAD_COLS, combo_id, phase, &p->threads[t + i]);
+		if (step(s, q, err, n))
+			return -1;
+		t += k;
 	}
 	sqlite3_stmt *q = s->ins_phase;
 	sqlite3_bind_int64(q, 1, combo_id);

@@ -2,9 +2,9 @@
 # tests/bench/nfs.sh - stcluster's libnfs engine against fio's nfs engine and
 # libnfs's nfs-cp, on one private nfs-ganesha (run on demand, not in make check).
 #
-#   1. 1 MiB sequential write + read, one stream, queue depth 1 and 8
+#   1. 1 MiB sequential write + read, one stream, queue depth NFS_DEPTHS (1 8 32)
 #      (nfs-cp: depth 1 only: it copies with synchronous 1 MiB calls)
-#   2. 4 KiB random read, one stream, queue depth 1 and 8 (every block once)
+#   2. 4 KiB random read, one stream, queue depth NFS_DEPTHS (every block once)
 #
 # One nfs-ganesha (tests/lab/ganesha.sh) serves a fresh directory under
 # /var/tmp (a real disk) on 127.0.0.1 with non-default ports; every tool talks
@@ -20,7 +20,7 @@
 #
 # Knobs (environment): FIO_NFS (none), NFS_REPS (5), NFS_SIZE (256m: file of
 # the sequential runs), NFS_RR_SIZE (32m: file of the random reads),
-# NFS_EXPORT_BASE (/var/tmp), NFS_PORT / NFS_MNT_PORT (default: free ports
+# NFS_DEPTHS ("1 8 32"), NFS_EXPORT_BASE (/var/tmp), NFS_PORT / NFS_MNT_PORT (default: free ports
 # from 20000 up), NFS_BUDGET (240 s: no repeat starts after this), STCLUSTER
 # (./stcluster).
 #
@@ -37,6 +37,7 @@ ROOT=$(pwd)
 ST_SRC=${STCLUSTER:-$ROOT/stcluster}
 FIO=${FIO_NFS:-}
 REPS=${NFS_REPS:-5}
+DEPTHS=${NFS_DEPTHS:-"1 8 32"}
 SIZE=${NFS_SIZE:-256m}
 RR_SIZE=${NFS_RR_SIZE:-32m}
 EXPORT_BASE=${NFS_EXPORT_BASE:-/var/tmp}
@@ -243,7 +244,7 @@ while [ "$r" -lt "$REPS" ]; do
 		echo "  note: stopped after $r of $REPS repeats: NFS_BUDGET=${BUDGET}s reached"
 		break
 	fi
-	for d in 1 8; do
+	for d in $DEPTHS; do
 		# ---- 1 MiB sequential write + read
 		tools="st fio"
 		[ "$d" = 1 ] && tools="st fio cp"
@@ -328,7 +329,7 @@ echo
 echo "== 1. 1 MiB sequential, $SIZE, one stream: MB/s, median [min-max] of $REPS_DONE ==  [$(load)]"
 printf '  %-5s %-6s %-18s %-19s %-18s %-7s %-12s %-6s\n' depth phase "stcluster" "fio nfs" "nfs-cp" "st/fio" "target>=1.1" "st/cp"
 STAR='' BANG=''
-for d in 1 8; do
+for d in $DEPTHS; do
 	for ph in write read; do
 		s=$(med "s$d.st.$ph") f=$(med "s$d.fio.$ph") c=$(med "s$d.cp.$ph")
 		rf=$(ratio "$s" "$f")
@@ -338,7 +339,7 @@ for d in 1 8; do
 		[ "$HAVE_FIO" = 1 ] && [ "$ph" = write ] && lm="$lm+"
 		[ -n "$lm" ] && BANG=1
 		ccol="$(fmt "$c") [$(range "s$d.cp.$ph")]"
-		[ "$d" = 8 ] && ccol="(depth 1 only)"
+		[ "$d" != 1 ] && ccol="(depth 1 only)"
 		fcol="$(fmt "$f")$lm [$(range "s$d.fio.$ph")]"
 		[ "$HAVE_FIO" = 1 ] || fcol="skipped"
 		printf '  %-5s %-6s %-18s %-19s %-18s %-7s %-12s %-6s\n' "$d" "$ph" \
@@ -349,7 +350,7 @@ done
 echo
 echo "== 2. 4 KiB random read, $RR_SIZE file ($((RR_BYTES / 4096)) reads), one stream: IOPS, median [min-max] of $REPS_DONE ==  [$(load)]"
 printf '  %-5s %-20s %-21s %-7s %-12s %-14s\n' depth "stcluster" "fio nfs" "st/fio" "target>=1.1" "st p50 lat us"
-for d in 1 8; do
+for d in $DEPTHS; do
 	s=$(med "r$d.st.iops") f=$(med "r$d.fio.iops")
 	rf=$(ratio "$s" "$f")
 	ov=$(overlap "r$d.st.iops" "r$d.fio.iops")
@@ -365,7 +366,7 @@ done
 echo
 echo "  client CPU (median; stcluster: rank_result CPU / calls; fio: (usr+sys)% x job runtime, approximate):"
 printf '    %-26s %-12s %-12s\n' "" stcluster fio
-for d in 1 8; do
+for d in $DEPTHS; do
 	printf '    %-26s %-12s %-12s\n' "seq write d$d  us/MiB" "$(fmt "$(med "s$d.st.wcpu")")" "$(fmt "$(med "s$d.fio.wcpu")")"
 	printf '    %-26s %-12s %-12s\n' "seq read  d$d  us/MiB" "$(fmt "$(med "s$d.st.rcpu")")" "$(fmt "$(med "s$d.fio.rcpu")")"
 	printf '    %-26s %-12s %-12s\n' "randread  d$d  us/call" "$(fmt "$(med "r$d.st.cpu")")" "$(fmt "$(med "r$d.fio.cpu")")"

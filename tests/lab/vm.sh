@@ -35,7 +35,7 @@ SUITE=bookworm
 # mount.nfs fails "Failed to find 'tcp' protocol"), Open MPI, sshd, and stcluster's run-time
 # libraries (the binary built on the host runs unchanged; libasan8/libubsan1 for build-san)
 PACKAGES="netbase nfs-common openmpi-bin openssh-server kmod iproute2 procps strace
-libhwloc15 libsqlite3-0 libuuid1 libnfs13 libssl3 liburing2 libasan8 libubsan1"
+libhwloc15 libsqlite3-0 libuuid1 libnfs13 libssl3 liburing2 libaio1 libasan8 libubsan1"
 # modules: the initramfs loads what mounts the root disk; the guest's init the rest
 INITRD_MODULES="virtio_pci virtio_blk crc32c_generic ext4"
 ROOT_MODULES="virtio_pci virtio_net virtio_rng 9pnet_virtio 9p sunrpc nfs nfsv3 nfsv4"

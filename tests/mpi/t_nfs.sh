@@ -95,6 +95,24 @@ t_nfs_depth_and_connections() {
 	export_clean
 }
 
+t_nfs_latency_is_issue_to_completion_at_depth() {
+	nfs_up || return $?
+	# 4 KiB calls, 1 or 8 in flight: each read (read ahead) and write (written behind)
+	# is timed from its issue to its answer, so 8 in flight take at least as long
+	# each as one alone (the server has 8 at once); a wait for data already there
+	# (or a write's queueing alone) would be far shorter
+	$MPIRUN -np 1 $ST --engine libnfs --target "$URL" --block 4k --size 2m --iodepth 1,8 \
+		--sync sync --phases write,randread --db "$T/s.db" --quiet || fail "run failed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_run WHERE lat_count = 512")" 4 "every call timed" || return 1
+	for phase in write randread; do
+		one=$(q s.db "SELECT lat_p50_ns FROM result WHERE iodepth = 1 AND phase = '$phase'")
+		eight=$(q s.db "SELECT lat_p50_ns FROM result WHERE iodepth = 8 AND phase = '$phase'")
+		echo "$phase p50: $one ns at depth 1, $eight ns at depth 8"
+		[ "$eight" -gt $((one / 2)) ] || fail "$phase p50 at depth 8 ($eight ns) against $one ns at depth 1: not a call's time" || return 1
+	done
+	export_clean
+}
+
 t_nfs_verify_detects_server_side_corruption() {
 	nfs_up || return $?
 	# positive: the pattern read back through NFS is the one written, also from another rank

@@ -53,6 +53,12 @@ t_iodepth_keeps_reads_in_flight() {
 		within "$one" 2.048 5 "$phase at depth 1" || return 1
 		awk -v a="$eight" -v b="$one" 'BEGIN { r = a / b; exit !(r > 6 && r < 8.2) }' ||
 			fail "$phase: depth 8 gave $eight MB/s against $one at depth 1" || return 1
+		# each call's latency is its issue to its completion, one delay at either
+		# depth: not the wait for a block already read ahead (near 0 at depth 8)
+		for d in 1 8; do
+			p50=$(q s.db "SELECT lat_p50_ns FROM result WHERE iodepth = $d AND phase = '$phase'")
+			within "$p50" 2000000 10 "$phase p50 latency at depth $d" || return 1
+		done
 	done
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE errno <> 0")" 0 "errors"
 }

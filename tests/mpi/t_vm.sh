@@ -171,3 +171,44 @@ once_vm_guest_that_never_comes_up_is_one_line() {
 		fi
 	done
 }
+
+# read_exec GUEST: "READs execute_ms" of the guest's NFS mount on VMLAB_TARGET so far
+# (/proc/self/mountstats, per-op line "READ: ops trans timeouts sent recv queue rtt execute")
+read_exec() {
+	vm_on "$1" cat /proc/self/mountstats | awk -v m="$VMLAB_TARGET" '
+		$1 == "device" { on = ($5 == m) } on && $1 == "READ:" { print $2, $9; exit }'
+}
+
+# The posix engine's --iodepth queue on the guests' kernel NFS client (O_DIRECT, NFSv4.2): every
+# thread used io_uring, every byte moved and verified, O_DIRECT granted; and the kernel client
+# really had several READs in flight: their execution times, summed (mountstats), exceed the
+# read phases' own span on that guest (one at a time they could not).
+once_vm_posix_iodepth_on_the_kernel_nfs_client() {
+	vm_lab || return $?
+	trap 'unmount_target' EXIT
+	for g in $VMLAB_GUESTS; do
+		vm_on $g mount -t nfs4 -o vers=4.2 "$VMLAB_SERVER:/export" "$VMLAB_TARGET" ||
+			fail "mount in $g" || return 1
+	done
+	b1=$(read_exec stv-v1) b2=$(read_exec stv-v2)
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --target "$VMLAB_TARGET" --servers $VMLAB_S1 \
+		--block 64k --size 2m --iodepth 8 --direct on --phases write,randread,read --verify on \
+		--data random --baseline off --db "$T/q.db" --quiet >out 2>&1 ||
+		fail "the job: $(tail -5 out)" || return 1
+	expect_eq "$(q q.db "SELECT status FROM run")" complete "run status" || return 1
+	expect_eq "$(q q.db "SELECT COUNT(*) || ' ' || group_concat(DISTINCT io_mode) FROM thread_result
+		WHERE bytes = 2097152 AND ops = 32 AND errno = 0")" "6 io_uring" "client threads: mode, bytes" || return 1
+	expect_eq "$(q q.db "SELECT SUM(bad_blocks) || ' ' || SUM(direct_fallback) || ' ' || SUM(errno <> 0) FROM rank_result")" \
+		"0 0 0" "--verify, O_DIRECT, errors" || return 1
+	for g in stv-v1 stv-v2; do
+		[ $g = stv-v1 ] && b=$b1 || b=$b2
+		a=$(read_exec $g)
+		rank=$(q q.db "SELECT rank FROM host WHERE hostname = '$g'")
+		span=$(q q.db "SELECT SUM(end_ns - start_ns) / 1000000 FROM rank_result WHERE rank = $rank AND phase IN ('randread', 'read')")
+		ops=$((${a% *} - ${b% *})) exec_ms=$((${a#* } - ${b#* }))
+		echo "$g: $ops READs, executing $exec_ms ms in all, in read phases of $span ms"
+		[ "$ops" -ge 64 ] && [ "$exec_ms" -gt $((span * 3 / 2)) ] ||
+			fail "$g: $ops READs executing $exec_ms ms in $span ms: not several in flight" || return 1
+	done
+	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
+}

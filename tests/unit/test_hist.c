@@ -1,10 +1,12 @@
 /* Histogram: bucket ranges, merge = add-all, quantiles near the truth. */
 #include "../../common/hist.h"
 #include "../../common/permute.h"
+#include "../../common/wire.h"
 #include "unit.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void buckets_contiguous(void)
 {
@@ -70,8 +72,61 @@ static void merge_and_quantiles(void)
 	free(v);
 }
 
+/* A phase's results packed for the gather (wire.h): back byte for byte,
+ * a few hundred bytes when few buckets are filled, and a pack cut short,
+ * with bytes left over or a bucket out of range is refused. */
+static void results_pack_round_trip(void)
+{
+	struct st_rank_result rr, rr2;
+	struct st_thread_result tr[3], tr2[3];
+	memset(&rr, 0, sizeof(rr));
+	memset(tr, 0, sizeof(tr));
+	rr.version = ST_WIRE_VERSION;
+	rr.rank = 7;
+	rr.bytes = 12345;
+	snprintf(rr.message, sizeof(rr.message), "thread 1: read at offset 4096: EIO");
+	st_hist_init(&rr.hist);
+	for (int i = 0; i < 3; i++) {
+		tr[i].version = ST_WIRE_VERSION;
+		tr[i].thread = (uint32_t)i;
+		snprintf(tr[i].io_mode, sizeof(tr[i].io_mode), "io_uring");
+		st_hist_init(&tr[i].hist);
+		for (uint64_t v = 1; v < 5000000; v = v * 3 + (uint64_t)i) {
+			st_hist_add(&tr[i].hist, v);
+			st_hist_add(&rr.hist, v);
+		}
+	}
+	size_t bound = st_results_bound(3);
+	unsigned char *buf = malloc(bound + 16);
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	size_t n = st_results_pack(&rr, tr, 3, buf);
+	CHECK(n <= bound && n < 4 * sizeof(tr[0]) / 2);
+	CHECK(st_results_count(buf, n) == 3);
+	memset(&rr2, 0xee, sizeof(rr2));
+	memset(tr2, 0xee, sizeof(tr2));
+	CHECK(st_results_unpack(buf, n, &rr2, tr2) == 0);
+	CHECK(memcmp(&rr, &rr2, sizeof(rr)) == 0 && memcmp(tr, tr2, sizeof(tr)) == 0);
+	CHECK(st_results_unpack(buf, n - 1, &rr2, tr2) == -1);
+	CHECK(st_results_unpack(buf, n + 1, &rr2, tr2) == -1);
+	CHECK(st_results_count(buf, 3) == -1);
+	/* the rank result's first bucket pair: an index past the last bucket */
+	size_t at = 4 + offsetof(struct st_rank_result, hist) + offsetof(struct st_hist, bucket) + 2;
+	uint16_t bad = ST_HIST_BUCKETS;
+	memcpy(buf + at, &bad, 2);
+	CHECK(st_results_unpack(buf, n, &rr2, tr2) == -1);
+	/* a rank without threads whose histogram has one bucket: a few hundred bytes */
+	st_hist_init(&rr.hist);
+	st_hist_add(&rr.hist, 1000000);
+	n = st_results_pack(&rr, NULL, 0, buf);
+	CHECK(n < 400 && st_results_unpack(buf, n, &rr2, tr2) == 0 && rr2.hist.bucket[st_hist_bucket(1000000)] == 1);
+	free(buf);
+}
+
 const struct unit_test unit_hist[] = {
 	{ "hist: buckets contiguous, at most 12.5% wide", buckets_contiguous },
 	{ "hist: merge equals adding all; quantiles within 6.25%", merge_and_quantiles },
+	{ "wire: a phase's results packed for the gather: round trip, size, malformed refused", results_pack_round_trip },
 	{ NULL, NULL },
 };

@@ -735,7 +735,8 @@ static void audit_older_store(void)
 			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
-			   "ALTER TABLE combo DROP COLUMN row_hash; PRAGMA user_version = 1",
+			   "ALTER TABLE combo DROP COLUMN row_hash; "
+			   "ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -755,7 +756,7 @@ static void audit_older_store(void)
 	slurp(path, after, cap, &la);
 	CHECK(la == lb && lb > 0 && memcmp(before, after, (size_t)lb) == 0);
 
-	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to version 2 */
+	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to the current version */
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
@@ -774,6 +775,100 @@ static void audit_older_store(void)
 out:
 	free(before);
 	free(after);
+}
+
+/* Version 2 -> 3 (thread_result.io_mode): a run stored before keeps its
+ * rows and hashes (the new column is NULL there, so its audit is ok); a
+ * run stored after records each thread's mode. */
+static void migrates_io_mode(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/v2.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(fixture_begin(s, &f, "run-v2", 3, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
+	CHECK(st_store_end_run(s, "run-v2", "complete", err, sizeof(err)) == 0);
+	CHECK(sqlite3_exec(st_store_db(s),
+			   "DROP VIEW result; ALTER TABLE thread_result DROP COLUMN io_mode; "
+			   "PRAGMA user_version = 2",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	double rows = qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result");
+	st_store_close(s);
+
+	s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == 3);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result WHERE io_mode IS NULL") == rows);
+	CHECK_EQ_INT(altered(s, "run-v2", NULL), 0);
+	snprintf(f.tr[0].io_mode, sizeof(f.tr[0].io_mode), "io_uring");
+	snprintf(f.tr[1].io_mode, sizeof(f.tr[1].io_mode), "sync (io_uring_setup: EPERM; io_setup: ENOSYS)");
+	CHECK(fixture_begin(s, &f, "run-v3", 3, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-v3", 0, 0) == 0);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result t JOIN combo c USING (combo_id) "
+				 "WHERE c.run_id = 'run-v3' AND (io_mode = 'io_uring' OR io_mode LIKE "
+				 "'sync (io_uring_setup: EPERM;%')") == 2);
+	CHECK_EQ_INT(altered(s, "run-v3", NULL), 0);
+	CHECK_EQ_INT(altered(s, "run-v2", NULL), 0);
+	st_store_close(s);
+}
+
+/* A combination of 70 ranks and 70 threads: its rows go 32 a statement,
+ * then one by one; every row is there with its own values, and audits ok. */
+static void many_ranks_batched(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	enum { N = 70 };
+	snprintf(path, sizeof(path), "%s/many.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	static struct st_host_info hosts[N];
+	static struct st_rank_result rr[N];
+	static struct st_thread_result tr[N];
+	static struct st_prepare_status prep[N];
+	int roles[N], partners[N];
+	int64_t offs[N], rtts[N];
+	for (int r = 0; r < N; r++) {
+		snprintf(hosts[r].hostname, sizeof(hosts[r].hostname), "h%d", r);
+		roles[r] = ST_ROLE_CLIENT;
+		partners[r] = r;
+		offs[r] = rtts[r] = r;
+		rr[r] = rank(r, ST_ROLE_CLIENT, 1000u + (unsigned)r, 10, 0.0, 1.0);
+		memset(&tr[r], 0, sizeof(tr[r]));
+		tr[r].rank = (uint32_t)r;
+		tr[r].bytes = 1000u + (unsigned)r;
+		tr[r].ops = 10;
+		snprintf(tr[r].io_mode, sizeof(tr[r].io_mode), "m%d", r);
+	}
+	struct st_run_record run = { .run_id = "run-many", .cfg = &f.cfg, .command = "test",
+				     .started_wall_ns = 1, .nranks = N, .nhosts = N,
+				     .combos_planned = 1, .hosts = hosts, .roles = roles,
+				     .clock_offset_ns = offs, .clock_rtt_ns = rtts,
+				     .partners = partners };
+	CHECK(st_store_begin_run(s, &run, err, sizeof(err)) == 0);
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = rr, .threads = tr,
+				      .nthreads = N, .gathered_ns = 5 };
+	struct st_combo_record rec = { .run_id = "run-many", .cfg = &f.cfg, .combo = &f.combo,
+				       .status = "ok", .nranks = N, .prep = prep, .phases = &ph,
+				       .nphases = 1, .roles = roles };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	sqlite3 *db = st_store_db(s);
+	CHECK(qd(db, "SELECT COUNT(*) FROM rank_result WHERE bytes = 1000 + rank") == N);
+	CHECK(qd(db, "SELECT COUNT(*) FROM thread_result WHERE bytes = 1000 + rank AND io_mode = 'm' || rank") == N);
+	CHECK(qd(db, "SELECT COUNT(DISTINCT rank) FROM rank_result") == N);
+	CHECK(qd(db, "SELECT bytes FROM phase_summary") == N * 1000 + N * (N - 1) / 2);
+	CHECK_EQ_INT(altered(s, "run-many", NULL), 0);
+	st_store_close(s);
 }
 
 struct holder {
@@ -826,6 +921,8 @@ const struct unit_test unit_store[] = {
 	{ "store: audit sees a change of every column of every table", audit_sees_every_column },
 	{ "store: audit after a crash and --resume; earlier changes stay visible", audit_resume_and_tampering },
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
+	{ "store: a schema 2 store gains thread_result.io_mode; its runs still audit ok", migrates_io_mode },
+	{ "store: 70 ranks' rows, 32 a statement then one by one: every row, its values", many_ranks_batched },
 	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };

@@ -1,0 +1,67 @@
+# The posix engine's --iodepth queue (worker/posix_aio.c) in real jobs: on a tmpfs of the test's
+# own, and with the kernel refusing io_uring (and libaio) to the job.
+
+# refuse WHAT CMD...: CMD with the kernel refusing io_uring_setup (EPERM), and with WHAT=both
+# io_setup too (ENOSYS): a seccomp filter (python3-seccomp) on this process and what it runs,
+# as kernel.io_uring_disabled=2 would refuse it to every process of the machine
+refuse() {
+	what=$1
+	shift
+	/usr/bin/python3 - "$what" "$@" <<'EOF'
+import errno, os, sys
+import seccomp
+f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+f.add_rule(seccomp.ERRNO(errno.EPERM), "io_uring_setup")
+if sys.argv[1] == "both":
+    f.add_rule(seccomp.ERRNO(errno.ENOSYS), "io_setup")
+f.load()
+os.execvp(sys.argv[2], sys.argv[2:])
+EOF
+}
+
+# Two ranks x two threads, 8 requests in flight each, on a private tmpfs: every byte of every
+# phase is moved (every block once: the random phases' bytes and calls are whole files), each
+# request is timed, --verify holds, and each thread says it used io_uring.
+t_posix_iodepth_8_on_tmpfs() {
+	mkdir m && mount -t tmpfs -o size=64m tmpfs "$T/m" || fail "mount tmpfs" || return 1
+	$MPIRUN -np 2 $ST --engine posix --target "$T/m" --block 4k,64k --size 1m --threads 2 \
+		--iodepth 8 --phases write,read,randread,randwrite --verify on --data random \
+		--direct off --db "$T/s.db" >out 2>&1 || fail "the job: $(tail -5 out)" || return 1
+	expect_eq "$(q s.db "SELECT status FROM run")" complete "run status" || return 1
+	# 2 blocks x 4 phases x 2 ranks x 2 threads
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM thread_result WHERE bytes = 1048576 AND errno = 0
+		AND ops = 1048576 / (SELECT block FROM combo c WHERE c.combo_id = thread_result.combo_id)")" \
+		32 "threads that moved their whole file" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) FROM thread_result")" io_uring \
+		"how the threads issued their calls" || return 1
+	expect_eq "$(q s.db "SELECT SUM(bad_blocks), SUM(errno <> 0) FROM rank_result")" "0|0" \
+		"--verify and errors" || return 1
+	# every request timed: as many latencies as calls, each a positive time
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_run WHERE lat_count = 2 * 2 * 1048576 /
+		(SELECT block FROM combo c WHERE c.combo_id = phase_run.combo_id) AND lat_p50_ns > 0")" 8 \
+		"phases with every request timed" || return 1
+	! grep -q "note: --iodepth" out || fail "a fallback was noted: $(grep note out)"
+}
+
+# The kernel refuses io_uring to the job: its threads fall back to libaio, record why and the
+# run says so; refusing libaio too, they issue one call at a time. The bytes are whole either way.
+t_posix_iodepth_when_the_kernel_refuses_io_uring() {
+	/usr/bin/python3 -c 'import seccomp' 2>/dev/null ||
+		{ echo "python3-seccomp is not installed (tests/deps.sh install)"; return 77; }
+	mkdir d
+	refuse uring $ST --engine posix --target "$T/d" --block 4k --size 256k --threads 2 --iodepth 8 \
+		--phases write,randread --verify on --data random --direct off --db "$T/s.db" >out 2>&1 ||
+		fail "the job: $(tail -5 out)" || return 1
+	grep -q "^    note: --iodepth 8: rank 0 thread [01] issued its calls by libaio (io_uring_setup: EPERM)" out ||
+		fail "no note of the fallback: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) || ' ' || SUM(bytes) || ' ' || SUM(ops) FROM thread_result")" \
+		"libaio (io_uring_setup: EPERM) 1048576 256" "mode, bytes and calls" || return 1
+	refuse both $ST --engine posix --target "$T/d" --block 4k --size 256k --threads 1 --iodepth 8 \
+		--phases write,read --verify on --data random --direct off --db "$T/s2.db" >out 2>&1 ||
+		fail "the job: $(tail -5 out)" || return 1
+	grep -q "issued its calls by sync (io_uring_setup: EPERM; io_setup: ENOSYS)" out ||
+		fail "no note of the fallback: $(cat out)" || return 1
+	expect_eq "$(q s2.db "SELECT group_concat(DISTINCT io_mode) || ' ' || SUM(t.bytes) || ' ' || SUM(r.bad_blocks) FROM thread_result t JOIN rank_result r USING (combo_id, phase, rank)")" \
+		"sync (io_uring_setup: EPERM; io_setup: ENOSYS) 524288 0" "mode, bytes, --verify" || return 1
+	expect_eq "$(ls -A d)" "" "the target left clean"
+}
