@@ -10,7 +10,8 @@ const char *const st_op_names[ST_OP_COUNT] = {
 	[ST_OP_OPEN] = "open",	     [ST_OP_WRITE] = "write",	  [ST_OP_READ] = "read",
 	[ST_OP_FSYNC] = "fsync",     [ST_OP_CLOSE] = "close",	  [ST_OP_UNLINK] = "unlink",
 	[ST_OP_ALLOC] = "alloc",     [ST_OP_PIN] = "pin",	  [ST_OP_DEADLINE] = "deadline",
-	[ST_OP_SHORT] = "short",
+	[ST_OP_SHORT] = "short",     [ST_OP_CREATE] = "create",	  [ST_OP_STAT] = "stat",
+	[ST_OP_REMOVE] = "remove",   [ST_OP_RMDIR] = "rmdir",
 };
 
 const char *const st_role_names[] = { "client", "server", "idle" };
@@ -25,6 +26,7 @@ uint64_t st_wire_stamp(void)
 		sizeof(struct st_sample),	  sizeof(struct st_progress_msg),
 		sizeof(struct st_mount_msg),	  sizeof(struct st_cache_drop_msg),
 		sizeof(struct st_netbench_msg),	  sizeof(struct st_diskbench_msg),
+		sizeof(struct st_interval),
 	};
 	uint32_t h = 2166136261u; /* FNV-1a over the sizes */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
