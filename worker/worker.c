@@ -9,6 +9,7 @@
  */
 #include "worker.h"
 
+#include "../common/data.h"
 #include "../common/permute.h"
 #include "../common/util.h"
 #include "pin.h"

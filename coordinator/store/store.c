@@ -137,8 +137,10 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 
 static const char *column_type(int id)
 {
-	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ? "TEXT"
-										     : "INTEGER";
+	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ||
+			       st_options[id].type == ST_T_DATA
+		       ? "TEXT"
+		       : "INTEGER";
 }
 
 static int add_column(sqlite3 *db, const char *table, const char *name, const char *type,
@@ -841,6 +843,11 @@ static void bind_value(sqlite3_stmt *st, int i, const struct st_config *cfg, int
 		sqlite3_bind_null(st, i);
 	else if (st_options[id].type == ST_T_ENUM)
 		bind_text(st, i, st_options[id].choices[v]);
+	else if (st_options[id].type == ST_T_DATA) {
+		char text[64];
+		st_opt_value_text(cfg, id, v, text, sizeof(text));
+		bind_text(st, i, text);
+	}
 	else if (st_options[id].type == ST_T_STRING)
 		bind_text(st, i, st_optval_str(&cfg->o[id], (int)v));
 	else

@@ -73,7 +73,7 @@ t_bad_run_options() {
 	bad_case "--phases: unknown value 'erase'" $TG $D --phases write,erase
 	bad_case "--direct: unknown value 'maybe' (one of: off, on)" $TG $D --direct maybe
 	bad_case "--bind: unknown value 'socket'" $TG $D --bind socket
-	bad_case "--data: unknown value 'ones'" $TG $D --data ones
+	bad_case "--data: invalid pattern 'ones'" $TG $D --data ones
 	bad_case "--iterations: '0' is out of range" $TG $D --iterations 0
 	bad_case "--deadline: invalid duration '5x'" $TG $D --deadline 5x
 	bad_case "--null-delay: only for --engine null" $TG $D --null-delay 1ms
