@@ -12,6 +12,10 @@
  * starts when it is announced and ends one delay later, so with --iodepth N
  * the worker keeps N calls in flight and reads go N times as fast (the
  * oracle of the worker's read-ahead).
+ *
+ * --null-delay-step makes rank r's calls take --null-delay + r x step, so
+ * clients of known, different rates test what depends on them (stonewall).
+ * Every metadata operation is one call, of one delay, whatever its size.
  */
 #include "engine.h"
 
@@ -51,7 +55,8 @@ static int null_setup(const struct st_engine_env *env, void **rs, char *msg, siz
 	struct null_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0];
+	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0] +
+		      env->rank * env->cfg->o[ST_OPT_NULL_DELAY_STEP].v[0];
 	if (env->cfg->o[ST_OPT_NULL_ERROR].n) {
 		r->err = (int)env->cfg->o[ST_OPT_NULL_ERROR].v[0];
 		r->err_at = env->cfg->o[ST_OPT_NULL_ERROR_AT].v[0];
@@ -181,6 +186,38 @@ static int null_path_op(void *rs, const char *path)
 	return 0;
 }
 
+static int null_dir_open(void *ts, void *parent, const char *name, int create, void **dh)
+{
+	(void)parent;
+	(void)name;
+	(void)create;
+	struct null_thread *t = ts;
+	if (!parent)
+		t->have_next = 0; /* a phase's schedule starts with its first directory */
+	*dh = ts;
+	return 0;
+}
+
+static void null_dir_close(void *ts, void *dh)
+{
+	(void)ts;
+	(void)dh;
+}
+
+static ssize_t null_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
+			 unsigned flags)
+{
+	(void)dh;
+	(void)name;
+	(void)buf;
+	(void)flags;
+	struct null_thread *t = ts;
+	if (op == ST_META_RMDIR)
+		return 0; /* cleanup, not an operation of a phase */
+	ssize_t n = null_call(t, len);
+	return n < 0 || op == ST_META_CREATE || op == ST_META_OPEN ? n : 0;
+}
+
 const struct st_engine st_engine_null = {
 	.name = "null",
 	.setup = null_setup,
@@ -193,6 +230,9 @@ const struct st_engine st_engine_null = {
 	.fsync = null_fh_op,
 	.close = null_fh_op,
 	.prefetch = null_prefetch,
+	.dir_open = null_dir_open,
+	.dir_close = null_dir_close,
+	.meta = null_meta,
 	.mkdir = null_path_op,
 	.rmdir = null_path_op,
 	.unlink = null_path_op,

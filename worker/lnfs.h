@@ -70,8 +70,21 @@ struct lnfs_rank {
 	int rank;		/* MPI rank (NFSv4 client names) */
 };
 
-/* What a call on the wire does. */
-enum lnfs_call_kind { CALL_READ, CALL_WRITE, CALL_COMMIT, CALL_READ4 };
+/* What a call on the wire does. The metadata calls name an entry of the
+ * file's directory (LOOKUP, CREATE, MKDIR, REMOVE, RMDIR) or ask the
+ * file's attributes (GETATTR). */
+enum lnfs_call_kind {
+	CALL_READ,
+	CALL_WRITE,
+	CALL_COMMIT,
+	CALL_READ4,
+	CALL_LOOKUP,
+	CALL_CREATE,
+	CALL_MKDIR,
+	CALL_GETATTR,
+	CALL_REMOVE,
+	CALL_RMDIR
+};
 
 struct lnfs_thread;
 struct lnfs_file;
@@ -99,6 +112,8 @@ struct lnfs_call {
 	unsigned char *dst;	  /* READ: where the data goes */
 	const unsigned char *src; /* WRITE: the data; NULL once pwrite returned */
 	int64_t bound_ns;	  /* local clock: libnfs times the call out by then */
+	const char *name;	  /* metadata: the entry of the directory f */
+	struct lnfs_file *res;	  /* LOOKUP, CREATE, MKDIR: gets the handle (fh3_len 0: none came) */
 };
 
 /* A block read ahead (--iodepth > 1): its READ is in flight or done, the
@@ -198,5 +213,11 @@ int lnfs_ra_take(struct lnfs_thread *t, struct lnfs_file *f, void *buf, size_t l
 
 /* Drop f's read-ahead slots (their calls have been drained). */
 void lnfs_ra_free(struct lnfs_file *f);
+
+/* One metadata call (CALL_LOOKUP ... CALL_RMDIR) on directory (or, for
+ * GETATTR, file) f, waited for: the handle a LOOKUP, CREATE or MKDIR
+ * returns goes to res. 0 or -errno. */
+int lnfs_meta_call(struct lnfs_thread *t, struct lnfs_file *f, int kind, const char *name,
+		   struct lnfs_file *res);
 
 #endif
