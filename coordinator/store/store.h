@@ -118,6 +118,8 @@ struct st_phase_record {
 	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
 	const struct st_sample *samples; /* server ranks' samples, all ranks */
 	size_t nsamples;
+	const struct st_interval *intervals; /* every rank's, of one width (common/interval.h) */
+	size_t nintervals;
 };
 
 struct st_combo_record {
