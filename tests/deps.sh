@@ -4,11 +4,12 @@
 # root; otherwise it prints the exact apt-get line and fails.
 # (libssl-dev: libcrypto's SHA-256 for the hashes `stcluster audit` checks;
 # chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
-# renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; clang
+# renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; zlib1g-dev:
+# the real compressor tests/unit/test_workloads.c checks --data compress:PCT with; clang
 # and libclang-rt-14-dev, libFuzzer's run-time, build tests/fuzz/.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
-libsqlite3-dev sqlite3 libssl-dev python3 util-linux
+libsqlite3-dev sqlite3 libssl-dev zlib1g-dev python3 util-linux
 libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
 chromium man-db clang libclang-rt-14-dev"
 
