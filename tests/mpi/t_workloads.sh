@@ -104,7 +104,7 @@ t_data_patterns_compress_and_dedupe() {
 	# zlib (python's, Debian's zlib1g) per 128 KiB record, dedupe:50's 4k chunks
 	# dedupe 2:1
 	$ST --target "$T/fs" --data zero,random,compress:50,dedupe:50,compress:50+dedupe:50 \
-		--block 64k --size 4m --phases write,read --verify on --db "$T/s.db" --quiet || return 1
+		--block 64k --size 1m --phases write,read --verify on --db "$T/s.db" --quiet || return 1
 	expect_eq "$(q s.db "SELECT COUNT(*) || ' ' || SUM(bad_blocks) FROM rank_result WHERE phase = 'read'")" "5 0" "verified" || return 1
 	expect_eq "$(q s.db "SELECT group_concat(data, ' ') FROM (SELECT data FROM combo ORDER BY seq)")" \
 		"zero random compress:50 dedupe:50 compress:50+dedupe:50" "stored patterns" || return 1
