@@ -177,32 +177,42 @@ t_stonewall_bytes_from_known_rates() {
 }
 
 t_runtime_ramp_and_a_stall() {
-	# 2 ranks, a call per ms, a file of 10 blocks: --runtime 3 wraps around it
-	# for 3 s after a 0.3 s ramp; both ranks are stopped for 0.6 s in the
-	# middle: those intervals are flagged as stalls, per rank and of all
-	$MPIRUN -np 2 $ST --engine null --null-delay 1ms --block 4k --size 40k --phases write \
-		--runtime 3 --ramp 0.3 --bind none --db "$T/s.db" --quiet &
+	# 2 ranks, a call per ms, a file of 10 blocks: --runtime 2 wraps around it
+	# for 2 s after a 0.3 s ramp, in a write and then a read phase; once the
+	# write phase is over (its progress line), both ranks are stopped for
+	# 0.6 s inside the read phase: those intervals are flagged as stalls, per
+	# rank and of all
+	$MPIRUN -np 2 $ST --engine null --null-delay 1ms --block 4k --size 40k --phases write,read \
+		--runtime 2 --ramp 0.3 --bind none --progress plain --db "$T/s.db" >progress.out 2>&1 &
 	job=$!
-	sleep 1.8
+	k=0
+	until grep -q ' : write ' progress.out; do
+		k=$((k + 1))
+		[ $k -lt 600 ] && kill -0 $job 2>/dev/null || { kill $job; fail "no write phase: $(cat progress.out)"; return 1; }
+		sleep 0.05
+	done
+	sleep 0.8
 	r0=$(rank_pid $job 0) && r1=$(rank_pid $job 1) || { kill $job; fail "ranks not found"; return 1; }
 	kill -STOP "$r0" "$r1"
 	sleep 0.6
 	kill -CONT "$r0" "$r1"
-	wait $job || fail "run" || return 1
+	wait $job || fail "run: $(tail -5 progress.out)" || return 1
 	# the figures start after the ramp (the first call that starts after it)
 	# and end with the runtime (the calls in flight then, and the close)
-	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE start_ns - release_ns BETWEEN 300000000 AND 400000000")" 2 "ramp left out" || return 1
-	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE end_ns - release_ns BETWEEN 3300000000 AND 3800000000")" 2 "runtime" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE start_ns - release_ns BETWEEN 300000000 AND 400000000")" 4 "ramp left out" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE end_ns - release_ns BETWEEN 2300000000 AND 2800000000")" 4 "runtime" || return 1
 	intervals_fit s.db || return 1
-	# at least 3 consecutive 100 ms intervals stalled on each rank and of all
+	# at least 3 consecutive 100 ms intervals of the read phase stalled on each rank, and of all
 	for r in 0 1; do
-		n=$(q s.db "SELECT COUNT(*) FROM interval_rank a JOIN interval_rank b ON b.rank = a.rank AND b.idx = a.idx + 1
-			JOIN interval_rank c ON c.rank = a.rank AND c.idx = a.idx + 2 WHERE a.rank = $r AND a.stall AND b.stall AND c.stall")
+		n=$(q s.db "SELECT COUNT(*) FROM interval_rank a JOIN interval_rank b USING (combo_id, phase, rank)
+			JOIN interval_rank c USING (combo_id, phase, rank) WHERE a.phase = 'read' AND a.rank = $r AND
+			b.idx = a.idx + 1 AND c.idx = a.idx + 2 AND a.stall AND b.stall AND c.stall")
 		[ "$n" -ge 1 ] || fail "rank $r: no three stalled intervals in a row" || return 1
 	done
-	[ "$(q s.db 'SELECT COUNT(*) FROM interval_summary WHERE stall')" -ge 3 ] || fail "no stall of all clients" || return 1
+	[ "$(q s.db "SELECT COUNT(*) FROM interval_summary WHERE phase = 'read' AND stall")" -ge 3 ] ||
+		fail "no stall of all clients" || return 1
 	# the report and the page say so
-	[ "$($ST report --db s.db --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["stalls"] >= 6)')" = True ] ||
+	[ "$($ST report --db s.db --format json | python3 -c 'import json,sys; print([r["stalls"] >= 6 for r in json.load(sys.stdin) if r["phase"] == "read"])')" = "[True]" ] ||
 		fail "report: stalls" || return 1
 	$ST report --db s.db --html page.html || return 1
 	grep -q '<h2>Throughput over time</h2>' page.html && [ "$(grep -c 'class="stall"' page.html)" -ge 9 ] ||
