@@ -15,7 +15,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
 BUILD    ?= build
-PKGS     := ompi-c hwloc uuid sqlite3 libcrypto
+PKGS     := ompi-c hwloc uuid sqlite3 libcrypto zlib
 
 ifeq ($(V),1)
 Q :=

@@ -3,6 +3,7 @@
  */
 #include "options.h"
 
+#include "data.h"
 #include "units.h"
 #include "util.h"
 
@@ -19,8 +20,10 @@ static const char *const engines[] = { [ST_ENGINE_POSIX] = "posix", [ST_ENGINE_N
 static const char *const binds[] = { [ST_BIND_NONE] = "none", [ST_BIND_CORE] = "core",
 				     [ST_BIND_PU] = "pu", [ST_BIND_NUMA] = "numa",
 				     [ST_BIND_COUNT] = NULL };
-static const char *const datas[] = { [ST_DATA_ZERO] = "zero", [ST_DATA_RANDOM] = "random",
-				     [ST_DATA_COUNT] = NULL };
+static const char *const layouts[] = { [ST_LAYOUT_FPT] = "file-per-thread",
+				       [ST_LAYOUT_SHARED] = "shared", [ST_LAYOUT_COUNT] = NULL };
+static const char *const accesses[] = { [ST_ACCESS_SEGMENTED] = "segmented",
+					[ST_ACCESS_STRIDED] = "strided", [ST_ACCESS_COUNT] = NULL };
 static const char *const verses[] = { [ST_VERS_3] = "3", [ST_VERS_4] = "4", [ST_VERS_4_1] = "4.1",
 				      [ST_VERS_4_2] = "4.2", [ST_VERS_COUNT] = NULL };
 static const char *const protos[] = { [ST_PROTO_TCP] = "tcp", [ST_PROTO_UDP] = "udp",
@@ -37,6 +40,9 @@ const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 	[ST_PHASE_WRITE] = "write",	  [ST_PHASE_REWRITE] = "rewrite",
 	[ST_PHASE_READ] = "read",	  [ST_PHASE_REREAD] = "reread",
 	[ST_PHASE_RANDREAD] = "randread", [ST_PHASE_RANDWRITE] = "randwrite",
+	[ST_PHASE_RW] = "rw",		  [ST_PHASE_RANDRW] = "randrw",
+	[ST_PHASE_CREATE] = "create",	  [ST_PHASE_STAT] = "stat",
+	[ST_PHASE_OPEN] = "open",	  [ST_PHASE_REMOVE] = "remove",
 	[ST_PHASE_COUNT] = NULL,
 };
 
@@ -48,7 +54,8 @@ const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 ST_CHOICES(on_off, ST_ON_OFF_COUNT);
 ST_CHOICES(engines, ST_ENGINE_COUNT);
 ST_CHOICES(binds, ST_BIND_COUNT);
-ST_CHOICES(datas, ST_DATA_COUNT);
+ST_CHOICES(layouts, ST_LAYOUT_COUNT);
+ST_CHOICES(accesses, ST_ACCESS_COUNT);
 ST_CHOICES(verses, ST_VERS_COUNT);
 ST_CHOICES(protos, ST_PROTO_COUNT);
 ST_CHOICES(syncs, ST_SYNC_COUNT);
@@ -68,7 +75,8 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			    "I/O engine: posix (files under --target), libnfs (nfs:// URL, userspace NFS client) or null (no I/O, for tests)" },
 	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0, 0, 0,
 			    "write,read",
-			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite" },
+			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite "
+			    "(data), rw,randrw (mixed, --rwmix), create,stat,open,remove (metadata, --files)" },
 	[ST_OPT_ITERATIONS] = { "iterations", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, 0, 0, "1",
 				"repeat every combination N times" },
 	[ST_OPT_DEADLINE] = { "deadline", "SECONDS", ST_T_DURATION, 0, NULL, SEC / 1000,
@@ -108,8 +116,11 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			     "read a file another rank wrote, on another host where there is one" },
 	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0, 0, 0,
 			  "numa", "pin each I/O thread (hwloc) to its NUMA node (memory-local, free to follow the disk's interrupts), a core or a PU" },
-	[ST_OPT_DATA] = { "data", "zero|random", ST_T_ENUM, ST_OF_SWEEP, datas, 0, 0, 0, 0, 0,
-			  "random", "buffer contents written (zeros compress and dedupe)" },
+	[ST_OPT_DATA] = { "data", "PATTERN", ST_T_DATA, ST_OF_SWEEP, NULL, 0, 0, 0, 0, 0, "random",
+			  "bytes written: zero, random (every block unique), compress:PCT (each 4k "
+			  "chunk PCT % zeros: compresses 100/(100-PCT):1, as fio's "
+			  "buffer_compress_percentage), dedupe:PCT (PCT % of the 4k chunks are one "
+			  "duplicate), or compress:PCT+dedupe:PCT" },
 	[ST_OPT_VERIFY] = { "verify", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",
 			    "check every byte read against the pattern written (run, rank, thread, offset)" },
 	[ST_OPT_MOUNT] = { "mount", "SOURCE", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
@@ -169,6 +180,58 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_MOUNT_OPTS] = { "mount-opts", "OPTS;OPTS", ST_T_STRING,
 				ST_OF_SWEEP | ST_OF_MOUNT, NULL, 0, 0, 0, 0, ';', NULL,
 				"--mount: further options as mount -o takes them; ';' separates the values swept" },
+	/* issue 13, workloads */
+	[ST_OPT_FILES] = { "files", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 100000000, 0, 0, 0, NULL,
+			   "metadata phases: files per thread, in its own directory (unset: 1000)" },
+	[ST_OPT_FILE_SIZE] = { "file-size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 0, 64LL << 20, 0,
+			       0, 0, NULL,
+			       "metadata phases: bytes create writes into each file and open reads "
+			       "back (unset: 0)" },
+	[ST_OPT_FANOUT] = { "fanout", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 1000000, 0, 0, 0, NULL,
+			    "metadata phases: subdirectories of each thread's directory, the files "
+			    "spread over them in equal runs (mdtest -I; unset: 1, no subdirectory)" },
+	[ST_OPT_LAYOUT] = { "layout", "file-per-thread|shared", ST_T_ENUM, ST_OF_SWEEP, layouts, 0,
+			    0, 0, 0, 0, NULL,
+			    "data phases: a file per thread, or one file all threads of all ranks "
+			    "share, each its own region (IOR -F off; unset: file-per-thread)" },
+	[ST_OPT_ACCESS] = { "access", "segmented|strided", ST_T_ENUM, ST_OF_SWEEP, accesses, 0, 0,
+			    0, 0, 0, NULL,
+			    "--layout shared: each thread's region in one piece (segmented, IOR's "
+			    "default) or its blocks interleaved with the others' (strided; unset: "
+			    "segmented)" },
+	[ST_OPT_RWMIX] = { "rwmix", "READ_PCT", ST_T_COUNT, ST_OF_SWEEP, NULL, 0, 100, 0, 0, 0, NULL,
+			   "rw, randrw: % of the calls that read, interleaved evenly in each thread "
+			   "(fio rwmixread; unset: 50)" },
+	[ST_OPT_RUNTIME] = { "runtime", "SECONDS", ST_T_DURATION, ST_OF_SWEEP, NULL, SEC / 10,
+			     7 * 24 * 3600 * SEC, SEC, 0, 0, NULL,
+			     "data phases run this long (after --ramp), wrapping to the start of the "
+			     "file (fio time_based); bytes done count (unset: until --size is done)" },
+	[ST_OPT_RAMP] = { "ramp", "SECONDS", ST_T_DURATION, ST_OF_SWEEP, NULL, 0, 24 * 3600 * SEC, SEC,
+			  0, 0, NULL,
+			  "data phases: calls that start in the first SECONDS are left out of the "
+			  "figures and the intervals (fio ramp_time)" },
+	[ST_OPT_STONEWALL] = { "stonewall", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0,
+			       NULL,
+			       "data phases: every thread stops when the first client rank has done "
+			       "its bytes; what was moved by then counts (IOR -D, elbencho's first "
+			       "done; unset: off)" },
+	[ST_OPT_RWSIZE] = { "rwsize", "SIZE", ST_T_SIZE, ST_OF_SWEEP | ST_OF_MOUNT, NULL, 4096,
+			    64LL << 20, 0, 4096, 0, NULL,
+			    "rsize and wsize together, one dimension (a multiple of 4k)" },
+	[ST_OPT_SET] = { "set", "KEY=V,KEY=V", ST_T_STRING, ST_OF_SWEEP, NULL, 0, 0, 0, 0, ';', NULL,
+			 "a named set of sweep option values, swept as one dimension (nfsometer's "
+			 "option sets): give --set once per set, or ';' between sets; an option a set "
+			 "names is unset in the sets that do not" },
+	[ST_OPT_INTERVAL] = { "interval", "DURATION", ST_T_DURATION, 0, NULL, 10 * (SEC / 1000),
+			      3600 * SEC, SEC / 1000, 0, 0, "100ms",
+			      "width of the throughput-over-time intervals (plain number: ms); a "
+			      "thread keeps 600, widening them ten times when a phase outgrows them" },
+	[ST_OPT_KEEP] = { "keep", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",
+			  "leave the files: each combination's in stcluster-<run id>/c<seq>/ (IOR -k)" },
+	[ST_OPT_NULL_DELAY_STEP] = { "null-delay-step", "DURATION", ST_T_DURATION, 0, NULL, 0,
+				     10 * SEC, 1000, 0, 0, "0",
+				     "null engine: rank r's calls take --null-delay + r x this "
+				     "(plain number: us)" },
 };
 
 int st_opt_find(const char *name)
@@ -223,6 +286,10 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 			return fail(err, n, where, "--%s: invalid duration '%s' (%s)", d->name, s,
 				    why);
 		break;
+	case ST_T_DATA:
+		if (st_data_parse(s, v, &why))
+			return fail(err, n, where, "--%s: invalid pattern '%s' (%s)", d->name, s, why);
+		return 0;
 	case ST_T_ERRNO: {
 		int e;
 		if (st_errno_parse(s, &e))
@@ -269,6 +336,58 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 		}
 		return fail(err, n, where, "--%s: '%s' is out of range (%s to %s)", d->name, s, lo,
 			    hi);
+	}
+	return 0;
+}
+
+/*
+ * One --set: "key=value,key=value", each key a sweep option (not set,
+ * not a text one) given once, each value one value its own parser takes.
+ * vals[id] gets each value (ST_UNSET for the keys not named). 0, or -1
+ * with one line in err.
+ */
+static int set_parse(const char *text, int64_t vals[ST_OPT_COUNT], char *err, size_t errn,
+		     const char *where)
+{
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		vals[i] = ST_UNSET;
+	for (const char *p = text;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char pair[256], why[ST_ERR_MAX];
+		if (len == 0 || len >= sizeof(pair))
+			return fail(err, errn, where, "--set '%s': %s", text,
+				    len ? "a value is too long" : "empty element (KEY=V,KEY=V)");
+		memcpy(pair, p, len);
+		pair[len] = '\0';
+		char *eq = strchr(pair, '=');
+		if (!eq || eq == pair || !eq[1])
+			return fail(err, errn, where, "--set '%s': '%s' is not KEY=VALUE", text, pair);
+		*eq = '\0';
+		/* a plan file may put spaces around the words */
+		char *key = pair, *val = eq + 1;
+		while (isspace((unsigned char)*key))
+			key++;
+		for (char *e = eq; e > key && isspace((unsigned char)e[-1]);)
+			*--e = '\0';
+		while (isspace((unsigned char)*val))
+			val++;
+		for (char *e = val + strlen(val); e > val && isspace((unsigned char)e[-1]);)
+			*--e = '\0';
+		int id = st_opt_find(key);
+		if (id < 0 || !(st_options[id].flags & ST_OF_SWEEP) || id == ST_OPT_SET ||
+		    st_options[id].type == ST_T_STRING)
+			return fail(err, errn, where,
+				    "--set '%s': '%s' is not an option a set can give (a sweep option "
+				    "with one value: block, vers, rsize, ...)",
+				    text, key);
+		if (vals[id] != ST_UNSET)
+			return fail(err, errn, where, "--set '%s': '%s' is given twice", text, key);
+		if (parse_one(&st_options[id], val, &vals[id], why, sizeof(why), NULL))
+			return fail(err, errn, where, "--set '%s': %s", text, why);
+		if (!comma)
+			break;
+		p = comma + 1;
 	}
 	return 0;
 }
@@ -321,6 +440,11 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 			if (!end)
 				break;
 			p = end + 1;
+		}
+		for (int i = 0; id == ST_OPT_SET && i < nv.n; i++) {
+			int64_t vals[ST_OPT_COUNT];
+			if (set_parse(st_optval_str(&nv, i), vals, err, errn, where))
+				return -1;
 		}
 		nv.from_args = from_args;
 		*ov = nv;
@@ -404,7 +528,7 @@ int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err
 		int id = st_opt_find(name);
 		if (id < 0)
 			return fail(err, errn, NULL, "unknown option '--%s' (see --help)", name);
-		if (given[id]++)
+		if (given[id]++ && id != ST_OPT_SET)
 			return fail(err, errn, NULL, "--%s: given twice (give it once%s)", name,
 				    is_list(&st_options[id]) ? ", with a list: a,b" : "");
 		const char *val;
@@ -419,6 +543,21 @@ int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err
 				return fail(err, errn, NULL, "--%s: missing value (%s)", name,
 					    st_options[id].arg);
 			val = argv[++i];
+		}
+		if (id == ST_OPT_SET && given[id] > 1) {
+			/* each --set is one more set: the sets so far, ';', this one */
+			char all[ST_STR_MAX];
+			size_t off = 0;
+			for (int k = 0; k < cfg->o[id].n && off < sizeof(all); k++)
+				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s;",
+							st_optval_str(&cfg->o[id], k));
+			if (off + strlen(val) >= sizeof(all))
+				return fail(err, errn, NULL, "--set: the sets are longer than %zu bytes",
+					    sizeof(all) - 1);
+			st_copy(all + off, sizeof(all) - off, val);
+			if (st_config_set(cfg, id, all, 1, NULL, err, errn))
+				return -1;
+			continue;
 		}
 		if (st_config_set(cfg, id, val, 1, NULL, err, errn))
 			return -1;
@@ -497,6 +636,136 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 	return 0;
 }
 
+/* The largest value option id takes, given or in a set (ST_UNSET: none). */
+static int64_t largest(const struct st_config *cfg, int id)
+{
+	int64_t m = ST_UNSET;
+	for (int k = 0; k < cfg->o[id].n; k++)
+		m = cfg->o[id].v[k] > m ? cfg->o[id].v[k] : m;
+	for (int k = 0; k < cfg->o[ST_OPT_SET].n; k++) {
+		int64_t v;
+		if (st_set_lookup(cfg, k, id, &v) && v > m)
+			m = v;
+	}
+	return m;
+}
+
+/* Does option id take value v anywhere (its list, or a set)? */
+static int takes(const struct st_config *cfg, int id, int64_t v)
+{
+	for (int k = 0; k < cfg->o[id].n; k++)
+		if (cfg->o[id].v[k] == v)
+			return 1;
+	for (int k = 0; k < cfg->o[ST_OPT_SET].n; k++) {
+		int64_t x;
+		if (st_set_lookup(cfg, k, id, &x) && x == v)
+			return 1;
+	}
+	return 0;
+}
+
+/* Was option i given (command line or plan), not only its default? A set
+ * may give an option that only has its default. */
+static int given_by_user(const struct st_config *cfg, int i)
+{
+	const struct st_optval *ov = &cfg->o[i];
+	const struct st_opt_def *d = &st_options[i];
+	if (!ov->n)
+		return 0;
+	if (ov->from_args || !d->def || ov->n != 1 || d->type == ST_T_STRING)
+		return 1;
+	int64_t v;
+	char err[ST_ERR_MAX];
+	return parse_one(d, d->def, &v, err, sizeof(err), NULL) || v != ov->v[0];
+}
+
+/* Issue 13's options: each only where it means something, so a sweep never
+ * repeats a combination under another name. */
+static int workload_check(const struct st_config *cfg, char *err, size_t errn)
+{
+	for (int k = 0; k < cfg->o[ST_OPT_SET].n; k++) {
+		const char *text = st_optval_str(&cfg->o[ST_OPT_SET], k);
+		int64_t vals[ST_OPT_COUNT];
+		set_parse(text, vals, err, errn, NULL); /* parsed when it was set */
+		for (int i = 0; i < ST_OPT_COUNT; i++)
+			if (vals[i] != ST_UNSET && given_by_user(cfg, i))
+				return fail(err, errn, NULL, "--%s: given as an option and in --set '%s' "
+							     "(give it in one place)",
+					    st_options[i].name, text);
+		if ((vals[ST_OPT_RWSIZE] != ST_UNSET || cfg->o[ST_OPT_RWSIZE].n) &&
+		    (vals[ST_OPT_RSIZE] != ST_UNSET || vals[ST_OPT_WSIZE] != ST_UNSET))
+			return fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
+						     "give rwsize or rsize/wsize", text);
+		if (vals[ST_OPT_RWSIZE] != ST_UNSET && (cfg->o[ST_OPT_RSIZE].n || cfg->o[ST_OPT_WSIZE].n))
+			return fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
+						     "give rwsize or rsize/wsize", text);
+	}
+	if (cfg->o[ST_OPT_RWSIZE].n && (cfg->o[ST_OPT_RSIZE].n || cfg->o[ST_OPT_WSIZE].n))
+		return fail(err, errn, NULL, "--rwsize: sets rsize and wsize together: give it or "
+					     "--rsize/--wsize, not both");
+	unsigned ph = st_config_phases(cfg);
+	static const struct {
+		int id;
+		unsigned phases;
+		const char *what;
+	} needs[] = {
+		{ ST_OPT_FILES, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
+		{ ST_OPT_FILE_SIZE, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
+		{ ST_OPT_FANOUT, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
+		{ ST_OPT_LAYOUT, ST_PHASES_DATA, "the data phases" },
+		{ ST_OPT_ACCESS, ST_PHASES_DATA, "the data phases" },
+		{ ST_OPT_RWMIX, ST_PHASES_MIXED, "the mixed phases (rw, randrw)" },
+		{ ST_OPT_RUNTIME, ST_PHASES_DATA, "the data phases" },
+		{ ST_OPT_RAMP, ST_PHASES_DATA, "the data phases" },
+		{ ST_OPT_STONEWALL, ST_PHASES_DATA, "the data phases" },
+	};
+	for (size_t i = 0; i < ST_ARRAY_LEN(needs); i++)
+		if (st_config_given(cfg, needs[i].id) && !(ph & needs[i].phases))
+			return fail(err, errn, NULL, "--%s: only for %s, and --phases has none",
+				    st_options[needs[i].id].name, needs[i].what);
+	if (st_config_given(cfg, ST_OPT_ACCESS) && !takes(cfg, ST_OPT_LAYOUT, ST_LAYOUT_SHARED))
+		return fail(err, errn, NULL, "--access: only with --layout shared (a file per thread "
+					     "is read and written in one piece)");
+	if (takes(cfg, ST_OPT_STONEWALL, ST_ON) && st_config_given(cfg, ST_OPT_RUNTIME))
+		return fail(err, errn, NULL, "--stonewall on: a time-based phase (--runtime) has no "
+					     "first client to stop at; give one or the other");
+	int64_t rt = largest(cfg, ST_OPT_RUNTIME), rp = largest(cfg, ST_OPT_RAMP);
+	int64_t span = (rt == ST_UNSET ? 0 : rt) + (rp == ST_UNSET ? 0 : rp);
+	if (span >= cfg->o[ST_OPT_DEADLINE].v[0]) {
+		char d[32], x[32];
+		st_format_duration(cfg->o[ST_OPT_DEADLINE].v[0], d, sizeof(d));
+		st_format_duration(span, x, sizeof(x));
+		return fail(err, errn, NULL, "--%s: %s of runtime and ramp does not end before "
+					     "--deadline %s",
+			    rt != ST_UNSET ? "runtime" : "ramp", x, d);
+	}
+	return 0;
+}
+
+int st_config_given(const struct st_config *cfg, int id)
+{
+	if (cfg->o[id].n)
+		return 1;
+	for (int k = 0; (st_options[id].flags & ST_OF_SWEEP) && k < cfg->o[ST_OPT_SET].n; k++) {
+		int64_t v;
+		if (st_set_lookup(cfg, k, id, &v))
+			return 1;
+	}
+	return 0;
+}
+
+int st_set_lookup(const struct st_config *cfg, int set, int id, int64_t *v)
+{
+	int64_t vals[ST_OPT_COUNT];
+	char err[ST_ERR_MAX];
+	if (set < 0 || set >= cfg->o[ST_OPT_SET].n ||
+	    set_parse(st_optval_str(&cfg->o[ST_OPT_SET], set), vals, err, sizeof(err), NULL) ||
+	    vals[id] == ST_UNSET)
+		return 0;
+	*v = vals[id];
+	return 1;
+}
+
 int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 {
 	if (cfg->o[ST_OPT_RESUME].n)
@@ -515,7 +784,7 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 	/* the null engine's knobs mean nothing elsewhere: a value other than the
 	 * default is a mistake worth stopping for */
 	static const int null_only[] = { ST_OPT_NULL_DELAY, ST_OPT_NULL_ERROR, ST_OPT_NULL_ERROR_AT,
-					 ST_OPT_NULL_FAIL_SETUP };
+					 ST_OPT_NULL_FAIL_SETUP, ST_OPT_NULL_DELAY_STEP };
 	for (size_t i = 0; i < ST_ARRAY_LEN(null_only); i++) {
 		const struct st_optval *ov = &cfg->o[null_only[i]];
 		if (engine != ST_ENGINE_NULL && ov->n && (!st_options[null_only[i]].def || ov->v[0]))
@@ -523,7 +792,7 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 				    st_options[null_only[i]].name);
 	}
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		if (!cfg->o[i].n)
+		if (!st_config_given(cfg, i))
 			continue;
 		if ((st_options[i].flags & ST_OF_MOUNT) && engine == ST_ENGINE_POSIX &&
 		    !cfg->o[ST_OPT_MOUNT].n)
@@ -534,11 +803,8 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 		if (i == ST_OPT_MOUNT_OPTS && engine != ST_ENGINE_POSIX)
 			return fail(err, errn, NULL, "--mount-opts: only for --engine posix with --mount");
 	}
-	if (cfg->o[ST_OPT_VERIFY].v[0] == ST_ON)
-		for (int i = 0; i < cfg->o[ST_OPT_DATA].n; i++)
-			if (cfg->o[ST_OPT_DATA].v[i] == ST_DATA_ZERO)
-				return fail(err, errn, NULL, "--verify on writes a checkable pattern: "
-							     "it cannot be combined with --data zero");
+	if (workload_check(cfg, err, errn))
+		return -1;
 	if (cfg->o[ST_OPT_MOUNT].n && engine != ST_ENGINE_POSIX)
 		return fail(err, errn, NULL, "--mount: only for --engine posix");
 	uint64_t n = st_plan_combos(cfg);
@@ -580,6 +846,18 @@ void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo 
 							    : cfg->o[i].v[index % n];
 		index /= n;
 	}
+	/* a --set gives its options their values; rwsize is rsize and wsize */
+	if (c->v[ST_OPT_SET] != ST_UNSET) {
+		int64_t vals[ST_OPT_COUNT];
+		char err[ST_ERR_MAX];
+		if (!set_parse(st_optval_str(&cfg->o[ST_OPT_SET], (int)c->v[ST_OPT_SET]), vals, err,
+			       sizeof(err), NULL))
+			for (int i = 0; i < ST_OPT_COUNT; i++)
+				if (vals[i] != ST_UNSET)
+					c->v[i] = vals[i];
+	}
+	if (c->v[ST_OPT_RWSIZE] != ST_UNSET)
+		c->v[ST_OPT_RSIZE] = c->v[ST_OPT_WSIZE] = c->v[ST_OPT_RWSIZE];
 }
 
 const char *st_optval_str(const struct st_optval *ov, int i)
@@ -599,6 +877,7 @@ void st_opt_value_text(const struct st_config *cfg, int id, int64_t v, char *buf
 	case ST_T_SIZE: st_format_size(v, buf, n); break;
 	case ST_T_DURATION: st_format_duration(v, buf, n); break;
 	case ST_T_ENUM: snprintf(buf, n, "%s", d->choices[v]); break;
+	case ST_T_DATA: st_data_text(v, buf, n); break;
 	case ST_T_ERRNO: {
 		/* st_errno_name writes num only for a value it has no name for */
 		char num[16];
@@ -614,7 +893,9 @@ void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *
 	size_t off = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < ST_OPT_COUNT && off + 1 < n; i++) {
-		if (!(st_options[i].flags & ST_OF_SWEEP) || c->v[i] == ST_UNSET)
+		/* a set's and rwsize's values show as the options they give */
+		if (!(st_options[i].flags & ST_OF_SWEEP) || c->v[i] == ST_UNSET || i == ST_OPT_SET ||
+		    i == ST_OPT_RWSIZE)
 			continue;
 		char v[256];
 		st_opt_value_text(cfg, i, c->v[i], v, sizeof(v));

@@ -76,6 +76,23 @@ enum st_opt_id {
 	ST_OPT_ACTIMEO,
 	ST_OPT_IODEPTH,
 	ST_OPT_MOUNT_OPTS,
+	/* issue 13, workloads: metadata phases, shared file, mixed and
+	 * time-based phases, throughput over time, tied dimensions and option
+	 * sets (sweep options unless marked; unset unless given) */
+	ST_OPT_FILES,	   /* metadata: files per thread */
+	ST_OPT_FILE_SIZE,  /* metadata: bytes of each */
+	ST_OPT_FANOUT,	   /* metadata: subdirectories per thread */
+	ST_OPT_LAYOUT,	   /* file-per-thread | shared */
+	ST_OPT_ACCESS,	   /* shared: segmented | strided */
+	ST_OPT_RWMIX,	   /* mixed phases: % of calls that read */
+	ST_OPT_RUNTIME,	   /* time-based data phases */
+	ST_OPT_RAMP,	   /* excluded from the figures */
+	ST_OPT_STONEWALL,  /* stop when the first client is done */
+	ST_OPT_RWSIZE,	   /* rsize = wsize, one dimension */
+	ST_OPT_SET,	   /* named option sets, swept as one dimension */
+	ST_OPT_INTERVAL,   /* run-level: width of the throughput-over-time intervals */
+	ST_OPT_KEEP,	   /* run-level: leave the files */
+	ST_OPT_NULL_DELAY_STEP, /* run-level: null engine, uneven ranks */
 	ST_OPT_COUNT
 };
 
@@ -87,6 +104,7 @@ enum st_opt_type {
 	ST_T_ENUM,     /* index into choices[] */
 	ST_T_ERRNO,    /* errno value, given as a name (EIO) or number */
 	ST_T_FLAG,     /* present or not; takes no value */
+	ST_T_DATA,     /* a --data pattern (common/data.h), stored as its text */
 };
 
 #define ST_OF_SWEEP 0x1u    /* comma list, a matrix dimension, stored per combo */
@@ -125,7 +143,8 @@ extern const struct st_opt_def st_options[ST_OPT_COUNT];
 enum st_engine_kind { ST_ENGINE_POSIX, ST_ENGINE_NULL, ST_ENGINE_LIBNFS, ST_ENGINE_COUNT };
 enum st_on_off { ST_OFF, ST_ON, ST_ON_OFF_COUNT }; /* direct, fsync, reorder, verify, baseline */
 enum st_bind { ST_BIND_NONE, ST_BIND_CORE, ST_BIND_PU, ST_BIND_NUMA, ST_BIND_COUNT };
-enum st_data { ST_DATA_ZERO, ST_DATA_RANDOM, ST_DATA_COUNT };
+enum st_layout { ST_LAYOUT_FPT, ST_LAYOUT_SHARED, ST_LAYOUT_COUNT };
+enum st_access { ST_ACCESS_SEGMENTED, ST_ACCESS_STRIDED, ST_ACCESS_COUNT };
 enum st_vers { ST_VERS_3, ST_VERS_4, ST_VERS_4_1, ST_VERS_4_2, ST_VERS_COUNT };
 enum st_proto { ST_PROTO_TCP, ST_PROTO_UDP, ST_PROTO_RDMA, ST_PROTO_COUNT };
 enum st_sync { ST_SYNC_SYNC, ST_SYNC_ASYNC, ST_SYNC_COUNT };
@@ -141,9 +160,24 @@ enum st_phase {
 	ST_PHASE_REREAD,
 	ST_PHASE_RANDREAD,
 	ST_PHASE_RANDWRITE,
+	ST_PHASE_RW,	 /* mixed: reads and writes interleaved (--rwmix) */
+	ST_PHASE_RANDRW, /* the same in random order */
+	ST_PHASE_CREATE, /* metadata: --files small files per thread */
+	ST_PHASE_STAT,
+	ST_PHASE_OPEN,
+	ST_PHASE_REMOVE,
 	ST_PHASE_COUNT
 };
 extern const char *const st_phase_names[ST_PHASE_COUNT + 1];
+
+/* Kinds of phase, as masks of 1u << ST_PHASE_*. */
+#define ST_PHASES_WRITE (1u << ST_PHASE_WRITE | 1u << ST_PHASE_REWRITE | 1u << ST_PHASE_RANDWRITE)
+#define ST_PHASES_READ (1u << ST_PHASE_READ | 1u << ST_PHASE_REREAD | 1u << ST_PHASE_RANDREAD)
+#define ST_PHASES_MIXED (1u << ST_PHASE_RW | 1u << ST_PHASE_RANDRW)
+#define ST_PHASES_RANDOM (1u << ST_PHASE_RANDREAD | 1u << ST_PHASE_RANDWRITE | 1u << ST_PHASE_RANDRW)
+#define ST_PHASES_DATA (ST_PHASES_WRITE | ST_PHASES_READ | ST_PHASES_MIXED)
+#define ST_PHASES_META \
+	(1u << ST_PHASE_CREATE | 1u << ST_PHASE_STAT | 1u << ST_PHASE_OPEN | 1u << ST_PHASE_REMOVE)
 
 /* Values of one option. */
 struct st_optval {
@@ -216,6 +250,13 @@ void st_combo_text(const struct st_config *cfg, const struct st_combo *c, char *
 
 /* Bitmask of phases (1u << ST_PHASE_*). */
 unsigned st_config_phases(const struct st_config *cfg);
+
+/* Is option id given: a value of its own, or in one of the --set sets? */
+int st_config_given(const struct st_config *cfg, int id);
+
+/* Does set number `set` (0-based, of --set) give option id a value? 1 and
+ * *v (encoded as st_combo.v), or 0. */
+int st_set_lookup(const struct st_config *cfg, int set, int id, int64_t *v);
 
 /* --help's text of the options (main.c prints the usage lines above it). */
 void st_config_help(FILE *out);

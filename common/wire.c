@@ -12,7 +12,8 @@ const char *const st_op_names[ST_OP_COUNT] = {
 	[ST_OP_OPEN] = "open",	     [ST_OP_WRITE] = "write",	  [ST_OP_READ] = "read",
 	[ST_OP_FSYNC] = "fsync",     [ST_OP_CLOSE] = "close",	  [ST_OP_UNLINK] = "unlink",
 	[ST_OP_ALLOC] = "alloc",     [ST_OP_PIN] = "pin",	  [ST_OP_DEADLINE] = "deadline",
-	[ST_OP_SHORT] = "short",
+	[ST_OP_SHORT] = "short",     [ST_OP_CREATE] = "create",	  [ST_OP_STAT] = "stat",
+	[ST_OP_REMOVE] = "remove",   [ST_OP_RMDIR] = "rmdir",
 };
 
 const char *const st_role_names[] = { "client", "server", "idle" };
@@ -27,6 +28,7 @@ uint64_t st_wire_stamp(void)
 		sizeof(struct st_sample),	  sizeof(struct st_progress_msg),
 		sizeof(struct st_mount_msg),	  sizeof(struct st_cache_drop_msg),
 		sizeof(struct st_netbench_msg),	  sizeof(struct st_diskbench_msg),
+		sizeof(struct st_interval),
 	};
 	uint32_t h = 2166136261u; /* FNV-1a over the sizes */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -36,23 +38,31 @@ uint64_t st_wire_stamp(void)
 	return (uint64_t)ST_WIRE_VERSION << 32 | h;
 }
 
-/* The histogram is the last member of both result structs: their bytes up
- * to its buckets are the fixed part of a pack. */
-_Static_assert(offsetof(struct st_rank_result, hist) + sizeof(struct st_hist) ==
+/* The histograms are the last members of both result structs (a rank's:
+ * hist, hist_read, hist_write, in that order): their bytes up to the first
+ * one's buckets are the fixed part of a pack; a rank's further histograms
+ * follow with their own counters and their non-empty buckets. */
+_Static_assert(offsetof(struct st_rank_result, hist_read) ==
+		       offsetof(struct st_rank_result, hist) + sizeof(struct st_hist) &&
+	       offsetof(struct st_rank_result, hist_write) ==
+		       offsetof(struct st_rank_result, hist_read) + sizeof(struct st_hist) &&
+	       offsetof(struct st_rank_result, hist_write) + sizeof(struct st_hist) ==
 		       sizeof(struct st_rank_result),
-	       "st_rank_result.hist must be its last member");
+	       "st_rank_result's histograms must be its last members, hist first");
 _Static_assert(offsetof(struct st_thread_result, hist) + sizeof(struct st_hist) ==
 		       sizeof(struct st_thread_result),
 	       "st_thread_result.hist must be its last member");
 _Static_assert(ST_HIST_BUCKETS < 65536, "bucket indexes are u16 in a pack");
 
-#define RR_FIXED (offsetof(struct st_rank_result, hist) + offsetof(struct st_hist, bucket))
-#define TR_FIXED (offsetof(struct st_thread_result, hist) + offsetof(struct st_hist, bucket))
+#define HIST_HEAD offsetof(struct st_hist, bucket)
+#define RR_FIXED (offsetof(struct st_rank_result, hist) + HIST_HEAD)
+#define TR_FIXED (offsetof(struct st_thread_result, hist) + HIST_HEAD)
 #define HIST_MAX (2 + ST_HIST_BUCKETS * (2 + 8))
 
 size_t st_results_bound(int nt)
 {
-	return 4 + RR_FIXED + HIST_MAX + (size_t)(nt > 0 ? nt : 0) * (TR_FIXED + HIST_MAX);
+	return 4 + RR_FIXED + HIST_MAX + 2 * (HIST_HEAD + HIST_MAX) +
+	       (size_t)(nt > 0 ? nt : 0) * (TR_FIXED + HIST_MAX);
 }
 
 static unsigned char *put_hist(unsigned char *p, const struct st_hist *h)
@@ -72,6 +82,13 @@ static unsigned char *put_hist(unsigned char *p, const struct st_hist *h)
 	return p;
 }
 
+/* A histogram with its counters (the rank's second and third) */
+static unsigned char *put_whole_hist(unsigned char *p, const struct st_hist *h)
+{
+	memcpy(p, h, HIST_HEAD);
+	return put_hist(p + HIST_HEAD, h);
+}
+
 size_t st_results_pack(const struct st_rank_result *rr, const struct st_thread_result *tr, int nt,
 		       unsigned char *buf)
 {
@@ -81,6 +98,8 @@ size_t st_results_pack(const struct st_rank_result *rr, const struct st_thread_r
 	p += 4;
 	memcpy(p, rr, RR_FIXED);
 	p = put_hist(p + RR_FIXED, &rr->hist);
+	p = put_whole_hist(p, &rr->hist_read);
+	p = put_whole_hist(p, &rr->hist_write);
 	for (uint32_t i = 0; i < n; i++) {
 		memcpy(p, &tr[i], TR_FIXED);
 		p = put_hist(p + TR_FIXED, &tr[i].hist);
@@ -119,6 +138,15 @@ static const unsigned char *get_hist(const unsigned char *p, const unsigned char
 	return p;
 }
 
+static const unsigned char *get_whole_hist(const unsigned char *p, const unsigned char *end,
+					   struct st_hist *h)
+{
+	if ((size_t)(end - p) < HIST_HEAD)
+		return NULL;
+	memcpy(h, p, HIST_HEAD);
+	return get_hist(p + HIST_HEAD, end, h);
+}
+
 int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_result *rr,
 		      struct st_thread_result *tr)
 {
@@ -130,7 +158,9 @@ int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_resul
 	if ((size_t)(end - p) < RR_FIXED)
 		return -1;
 	memcpy(rr, p, RR_FIXED);
-	if (!(p = get_hist(p + RR_FIXED, end, &rr->hist)))
+	if (!(p = get_hist(p + RR_FIXED, end, &rr->hist)) ||
+	    !(p = get_whole_hist(p, end, &rr->hist_read)) ||
+	    !(p = get_whole_hist(p, end, &rr->hist_write)))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if ((size_t)(end - p) < TR_FIXED)

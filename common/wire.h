@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #ifndef ST_WIRE_VERSION /* make wire-other builds another one, for its test */
-#define ST_WIRE_VERSION 1
+#define ST_WIRE_VERSION 2
 #endif
 
 enum st_op {
@@ -47,6 +47,10 @@ enum st_op {
 	ST_OP_PIN,
 	ST_OP_DEADLINE,
 	ST_OP_SHORT,
+	ST_OP_CREATE, /* metadata phases (issue 13) */
+	ST_OP_STAT,
+	ST_OP_REMOVE,
+	ST_OP_RMDIR,
 	ST_OP_COUNT
 };
 extern const char *const st_op_names[ST_OP_COUNT];
@@ -66,6 +70,7 @@ struct st_error {
 
 #define ST_TF_DIRECT_FALLBACK 0x1u /* O_DIRECT refused; ran buffered */
 #define ST_TF_DEADLINE 0x2u	   /* stopped by the phase deadline */
+#define ST_TF_STONEWALL 0x4u	   /* stopped early: another client had finished (--stonewall) */
 
 struct st_thread_result {
 	uint32_t version; /* ST_WIRE_VERSION */
@@ -81,10 +86,13 @@ struct st_thread_result {
 	char cpuset[64];  /* PUs the thread was bound to, hwloc list ("0-1"); "" none */
 	uint64_t bad_blocks;	   /* --verify: blocks read that did not match */
 	uint64_t first_bad_offset; /* --verify: offset of the first such block */
+	uint64_t read_bytes;	   /* of bytes, read (all in a read phase, some in a mixed one) */
+	uint64_t read_ops;	   /* of ops, reads */
 	struct st_error error;
 	char io_mode[64];    /* posix: how requests were issued ("io_uring", "libaio (why)",
 				"sync (why)"); "" for engines that say nothing */
-	struct st_hist hist; /* latency of each read/write call: issue to completion, ns */
+	struct st_hist hist; /* latency of each read/write call (metadata: of each operation):
+				issue to completion, ns */
 };
 
 struct st_rank_result {
@@ -106,9 +114,27 @@ struct st_rank_result {
 	int32_t first_bad_thread;  /* that thread, -1 none */
 	uint32_t pad;
 	char cache_drop[24];	   /* --mount: how the cache was dropped before this phase */
+	uint64_t read_bytes;	   /* of bytes, read: sum over threads */
+	uint64_t read_ops;	   /* of ops, reads */
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */
+	struct st_hist hist_read;  /* of them, the reads (mixed phases: each direction apart) */
+	struct st_hist hist_write; /* of them, the writes */
+};
+
+/* A rank's bytes and calls in one interval of a phase (common/interval.h),
+ * gathered to rank 0 with the phase results. */
+struct st_interval {
+	int64_t t_ns;	     /* start, common timeline (ns) */
+	int64_t end_ns;	     /* end: t_ns + width_ns, or the rank's last call for the last one */
+	int64_t width_ns;    /* of the rank's intervals */
+	int32_t rank;	     /* MPI rank */
+	uint32_t idx;	     /* 0-based from the start of the phase's figures */
+	uint64_t bytes;	     /* moved by the calls that ended in it */
+	uint64_t ops;	     /* those calls */
+	uint64_t read_bytes; /* of them, read */
+	uint64_t read_ops;
 };
 
 /* What a rank actually got for the NFS options of a combination (from the

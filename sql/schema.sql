@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 3, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 4, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -143,6 +143,10 @@ CREATE TABLE phase_run (
 	lat_p90_ns      INTEGER,
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
+	read_lat_p50_ns INTEGER,            -- mixed phases (reads and writes): each direction's
+	read_lat_p99_ns INTEGER,            -- latency apart (version 4; NULL for a phase of one
+	write_lat_p50_ns INTEGER,           -- direction, whose lat_* say it)
+	write_lat_p99_ns INTEGER,
 	PRIMARY KEY (combo_id, phase)
 );
 
@@ -175,6 +179,13 @@ CREATE TABLE rank_result (
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
 	hist            BLOB,               -- struct st_hist buckets, little-endian u64
+	read_bytes      INTEGER,            -- of bytes, read (version 4: all in a read phase)
+	read_ops        INTEGER,            -- of ops, reads
+	read_lat_p50_ns INTEGER,            -- mixed phases: the reads' latency apart
+	read_lat_p99_ns INTEGER,
+	write_lat_p50_ns INTEGER,           -- and the writes'
+	write_lat_p99_ns INTEGER,
+	stonewall_hit   INTEGER,            -- --stonewall: its threads stopped when another client was done
 	PRIMARY KEY (combo_id, phase, rank)
 );
 
@@ -211,7 +222,29 @@ CREATE TABLE thread_result (
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
 	io_mode         TEXT,               -- posix: io_uring, libaio (why), sync (why); version 3
+	read_bytes      INTEGER,            -- of bytes, read (version 4)
+	read_ops        INTEGER,
 	PRIMARY KEY (combo_id, phase, rank, thread)
+);
+
+-- Throughput over time (version 4): per client rank, phase and interval,
+-- the bytes and calls that ended in it (--interval wide, widened ten times
+-- when a phase outgrows 600 of them; every rank's of one width in a phase).
+-- Interval 0 starts where the phase's figures start (the barrier release,
+-- after --ramp); each ends at its width, the last one at the rank's end.
+CREATE TABLE interval (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,
+	rank            INTEGER NOT NULL,
+	idx             INTEGER NOT NULL,   -- 0-based
+	t_ns            INTEGER NOT NULL,   -- start
+	end_ns          INTEGER NOT NULL,   -- end
+	width_ns        INTEGER NOT NULL,   -- of the phase's intervals
+	bytes           INTEGER,
+	ops             INTEGER,
+	read_bytes      INTEGER,            -- of them, read
+	read_ops        INTEGER,
+	PRIMARY KEY (combo_id, phase, rank, idx)
 );
 
 CREATE INDEX combo_run ON combo(run_id);

@@ -7,7 +7,9 @@ CREATE VIEW client_result AS
 SELECT r.*,
        r.end_ns - r.start_ns AS span_ns,
        CASE WHEN r.end_ns > r.start_ns
-            THEN r.bytes * 1000.0 / (r.end_ns - r.start_ns) END AS mbps
+            THEN r.bytes * 1000.0 / (r.end_ns - r.start_ns) END AS mbps,
+       CASE WHEN r.end_ns > r.start_ns
+            THEN r.ops * 1e9 / (r.end_ns - r.start_ns) END AS iops
 FROM rank_result r
 WHERE r.role = 'client';
 
@@ -18,6 +20,10 @@ WHERE r.role = 'client';
 --                     time from the earliest start to that moment
 --   fairness        = slowest client / fastest client (1 = even)
 --   jain            = Jain's index (sum x)^2 / (n sum x^2)
+--   iops            = all calls / the same span (metadata phases: operations
+--                     per second); min/max_client_iops per client
+--   read_*, write_* = each direction of the phase (a mixed one has both):
+--                     bytes, MB/s over the phase's span, read_pct by bytes
 CREATE VIEW phase_summary AS
 WITH g AS (
 	SELECT combo_id, phase,
@@ -28,7 +34,10 @@ WITH g AS (
 	       AVG(mbps) AS mean_client_mbps,
 	       SUM(mbps) AS sum_mbps, SUM(mbps * mbps) AS sum_mbps2, COUNT(mbps) AS n_mbps,
 	       SUM(err_count) AS errors, SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
-	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit
+	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit,
+	       SUM(read_bytes) AS read_bytes, SUM(read_ops) AS read_ops,
+	       MIN(iops) AS min_client_iops, MAX(iops) AS max_client_iops,
+	       MAX(stonewall_hit) AS stonewall_hit
 	FROM client_result GROUP BY combo_id, phase
 ), fd AS (
 	SELECT c.combo_id, c.phase,
@@ -49,7 +58,14 @@ SELECT k.run_id, g.combo_id, k.seq, k.iteration, g.phase, p.phase_order,
        g.min_client_mbps / NULLIF(g.max_client_mbps, 0) AS fairness,
        g.sum_mbps * g.sum_mbps / NULLIF(g.n_mbps * g.sum_mbps2, 0) AS jain,
        p.skew_ns, p.lat_mean_ns, p.lat_p50_ns, p.lat_p90_ns, p.lat_p99_ns, p.lat_max_ns,
-       g.errors, g.cpu_us, g.direct_fallback, g.deadline_hit
+       g.errors, g.cpu_us, g.direct_fallback, g.deadline_hit,
+       g.min_client_iops, g.max_client_iops,
+       g.read_bytes, g.bytes - g.read_bytes AS write_bytes, g.read_ops, g.ops - g.read_ops AS write_ops,
+       g.read_bytes * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS read_mbps,
+       (g.bytes - g.read_bytes) * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS write_mbps,
+       100.0 * g.read_bytes / NULLIF(g.bytes, 0) AS read_pct,
+       p.read_lat_p50_ns, p.read_lat_p99_ns, p.write_lat_p50_ns, p.write_lat_p99_ns,
+       g.stonewall_hit
 FROM g
 JOIN fd USING (combo_id, phase)
 JOIN combo k ON k.combo_id = g.combo_id
@@ -62,7 +78,10 @@ SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threa
        s.bytes, s.ops, s.span_ns, s.agg_mbps, s.first_done_mbps, s.last_done_mbps, s.iops,
        s.min_client_mbps, s.max_client_mbps, s.mean_client_mbps, s.fairness, s.jain,
        s.skew_ns, s.lat_mean_ns, s.lat_p50_ns, s.lat_p90_ns, s.lat_p99_ns, s.lat_max_ns,
-       s.errors, s.cpu_us
+       s.errors, s.cpu_us,
+       s.min_client_iops, s.max_client_iops, s.read_bytes, s.write_bytes, s.read_mbps, s.write_mbps,
+       s.read_pct, s.read_lat_p50_ns, s.read_lat_p99_ns, s.write_lat_p50_ns, s.write_lat_p99_ns,
+       s.stonewall_hit
 FROM combo c JOIN phase_summary s USING (combo_id);
 
 -- One line per run.
@@ -106,6 +125,7 @@ WITH b AS (
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps
 	FROM phase_summary s JOIN b USING (run_id)
+	WHERE s.phase NOT IN ('create', 'stat', 'open', 'remove') -- no network or disk rate to compare
 ), y AS (
 	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
 	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
@@ -121,3 +141,67 @@ SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit
          ELSE 'below the parts: NFS or client'
        END AS verdict
 FROM y;
+
+-- Throughput over time, per client rank, phase and interval (table
+-- interval): MB/s and calls per second over the interval's own length, and
+-- a stall flag: a full interval (not the last, shorter one) whose calls per
+-- second are under half the median of the rank's full intervals in that
+-- phase (a data phase's calls all move one block, so this is its MB/s too).
+CREATE VIEW interval_rank AS
+WITH x AS (
+	SELECT i.*, i.end_ns - i.t_ns = i.width_ns AS full,
+	       i.bytes * 1000.0 / NULLIF(i.end_ns - i.t_ns, 0) AS mbps,
+	       i.ops * 1e9 / NULLIF(i.end_ns - i.t_ns, 0) AS iops
+	FROM interval i
+), o AS (
+	SELECT combo_id, phase, rank, iops,
+	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase, rank ORDER BY iops) AS rn,
+	       COUNT(*) OVER (PARTITION BY combo_id, phase, rank) AS cnt
+	FROM x WHERE full
+), m AS (
+	SELECT combo_id, phase, rank, AVG(iops) AS median_iops
+	FROM o WHERE rn IN ((cnt + 1) / 2, (cnt + 2) / 2)
+	GROUP BY combo_id, phase, rank
+)
+SELECT x.combo_id, x.phase, x.rank, x.idx, x.t_ns, x.end_ns, x.width_ns, x.bytes, x.ops,
+       x.read_bytes, x.read_ops, x.mbps, x.iops, x.full, m.median_iops,
+       CASE WHEN x.full AND m.median_iops > 0 AND x.iops < 0.5 * m.median_iops THEN 1 ELSE 0 END AS stall
+FROM x LEFT JOIN m USING (combo_id, phase, rank);
+
+-- The aggregate of all client ranks per interval (the same index: every
+-- rank's interval 0 starts at its own barrier release, within the skew),
+-- stalled_clients of them flagged above, and a stall flag for the
+-- aggregate: an interval in which every client ran the whole interval and
+-- the calls per second of all were under half the median of such intervals.
+-- (Intervals after the first client finished are not flagged: the
+-- aggregate falls there because clients are done, not stalled.)
+CREATE VIEW interval_summary AS
+WITH a AS (
+	SELECT combo_id, phase, idx, COUNT(*) AS clients, MIN(t_ns) AS t_ns, MAX(end_ns) AS end_ns,
+	       MAX(width_ns) AS width_ns, SUM(bytes) AS bytes, SUM(ops) AS ops,
+	       SUM(read_bytes) AS read_bytes, SUM(read_ops) AS read_ops,
+	       SUM(stall) AS stalled_clients, MIN(full) AS all_ran
+	FROM interval_rank GROUP BY combo_id, phase, idx
+), n AS (
+	SELECT combo_id, phase, COUNT(DISTINCT rank) AS ranks FROM interval GROUP BY combo_id, phase
+), b AS (
+	SELECT a.*, n.ranks, a.all_ran AND a.clients = n.ranks AS full,
+	       a.ops * 1e9 / NULLIF(a.width_ns, 0) AS full_iops
+	FROM a JOIN n USING (combo_id, phase)
+), o AS (
+	SELECT combo_id, phase, full_iops,
+	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase ORDER BY full_iops) AS rn,
+	       COUNT(*) OVER (PARTITION BY combo_id, phase) AS cnt
+	FROM b WHERE full
+), m AS (
+	SELECT combo_id, phase, AVG(full_iops) AS median_iops
+	FROM o WHERE rn IN ((cnt + 1) / 2, (cnt + 2) / 2)
+	GROUP BY combo_id, phase
+)
+SELECT b.combo_id, b.phase, b.idx, b.t_ns, b.end_ns, b.width_ns, b.clients, b.bytes, b.ops,
+       b.read_bytes, b.read_ops,
+       b.bytes * 1000.0 / NULLIF(b.end_ns - b.t_ns, 0) AS mbps,
+       b.ops * 1e9 / NULLIF(b.end_ns - b.t_ns, 0) AS iops,
+       b.full, m.median_iops, b.stalled_clients,
+       CASE WHEN b.full AND m.median_iops > 0 AND b.full_iops < 0.5 * m.median_iops THEN 1 ELSE 0 END AS stall
+FROM b LEFT JOIN m USING (combo_id, phase);

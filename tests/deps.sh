@@ -4,7 +4,8 @@
 # root; otherwise it prints the exact apt-get line and fails.
 # (libssl-dev: libcrypto's SHA-256 for the hashes `stcluster audit` checks;
 # chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
-# renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; clang
+# renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; zlib1g-dev:
+# the real compressor tests/unit/test_workloads.c checks --data compress:PCT with; clang
 # and libclang-rt-14-dev, libFuzzer's run-time, build tests/fuzz/; iproute2
 # makes the lab's namespaces; qemu-system-x86, debootstrap, e2fsprogs,
 # xz-utils and openssh-client boot and reach its QEMU guests, tests/lab/vm.sh:
@@ -14,7 +15,7 @@
 # refuse io_uring (and libaio) to one job with a seccomp filter.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
-libsqlite3-dev sqlite3 libssl-dev python3 util-linux iproute2
+libsqlite3-dev sqlite3 libssl-dev zlib1g-dev python3 util-linux iproute2
 libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
 chromium man-db clang libclang-rt-14-dev
 qemu-system-x86 debootstrap e2fsprogs xz-utils openssh-client

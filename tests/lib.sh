@@ -100,5 +100,20 @@ cut_run() {
 		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM interval WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
 }
+
+# SQL that takes from a store what schema version 4 added (issue 13: the
+# interval table, the columns of each direction and of the stonewall; the
+# views first, they name them), to make a store as an older version wrote it
+V4_ADDED_SQL="DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result;
+	DROP VIEW phase_summary; DROP VIEW client_result; DROP VIEW run_summary;
+	DROP VIEW interval_summary; DROP VIEW interval_rank; DROP TABLE interval;
+	ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; ALTER TABLE phase_run DROP COLUMN read_lat_p99_ns;
+	ALTER TABLE phase_run DROP COLUMN write_lat_p50_ns; ALTER TABLE phase_run DROP COLUMN write_lat_p99_ns;
+	ALTER TABLE rank_result DROP COLUMN read_bytes; ALTER TABLE rank_result DROP COLUMN read_ops;
+	ALTER TABLE rank_result DROP COLUMN read_lat_p50_ns; ALTER TABLE rank_result DROP COLUMN read_lat_p99_ns;
+	ALTER TABLE rank_result DROP COLUMN write_lat_p50_ns; ALTER TABLE rank_result DROP COLUMN write_lat_p99_ns;
+	ALTER TABLE rank_result DROP COLUMN stonewall_hit;
+	ALTER TABLE thread_result DROP COLUMN read_bytes; ALTER TABLE thread_result DROP COLUMN read_ops;"

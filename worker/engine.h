@@ -31,6 +31,11 @@
 #define ST_OPEN_CREATE 0x4u /* create, truncate */
 #define ST_OPEN_DIRECT 0x8u /* bypass the client cache */
 #define ST_OPEN_LAYOUT 0x10u /* untimed set-up write: any way that works may be used */
+#define ST_OPEN_SHARED 0x20u /* with CREATE: others open the file at once: create, never truncate */
+
+/* Metadata operations (the metadata phases; engine.meta). */
+enum st_meta_op { ST_META_CREATE, ST_META_STAT, ST_META_OPEN, ST_META_REMOVE, ST_META_RMDIR };
+#define ST_META_FSYNC 0x1u /* CREATE: fsync the data before close */
 
 /* One request of an engine's queue (aio_* below). The worker fills the
  * first four fields and issued_ns; the engine sets res and done_ns when it
@@ -120,6 +125,30 @@ struct st_engine {
 	int (*aio_reap)(void *q, int min, struct st_aio_req **done, int max);
 	void (*aio_file_done)(void *q, void *fh, char *mode, size_t n);
 	void (*aio_fini)(void *q);
+	/*
+	 * The metadata phases (optional: NULL dir_open, the engine has none;
+	 * all three or none). Thread calls, on the thread state. A directory
+	 * handle names a directory: `name` relative to the target (parent
+	 * NULL), or the entry `name` of parent's directory; create: make it
+	 * first (an existing one: -EEXIST). dir_close accepts NULL.
+	 */
+	int (*dir_open)(void *ts, void *parent, const char *name, int create, void **dh);
+	void (*dir_close)(void *ts, void *dh);
+	/*
+	 * One operation on the entry `name` of directory dh, as a client's
+	 * system call would do it:
+	 *   ST_META_CREATE  create the file (it must not exist), write len
+	 *                   bytes of buf (0: none), fsync with ST_META_FSYNC,
+	 *                   close: len
+	 *   ST_META_STAT    its attributes: 0
+	 *   ST_META_OPEN    open it, read up to len bytes into buf, close: the
+	 *                   bytes read
+	 *   ST_META_REMOVE  unlink it: 0
+	 *   ST_META_RMDIR   remove the empty directory `name`: 0
+	 * or -errno.
+	 */
+	ssize_t (*meta)(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
+			unsigned flags);
 
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);

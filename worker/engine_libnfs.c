@@ -82,6 +82,18 @@
  *   ac, actimeo  combinations that set them are skipped: the engine keeps
  *            no attribute cache to turn on or off.
  *   direct   granted: libnfs has no page cache on this data path.
+ *
+ * The metadata phases (NFSv3) are raw calls on the thread's contexts, from
+ * the handle of the directory they work in (looked up once per directory),
+ * so each operation is the calls a client that caches nothing sends:
+ *   create  CREATE (GUARDED: an existing file is an error, as O_EXCL), then
+ *           with --file-size its WRITEs and, when unstable, a COMMIT (the
+ *           kernel's flush at close)
+ *   stat    LOOKUP of the name, GETATTR of the handle
+ *   open    LOOKUP, then with --file-size the READs of the file
+ *   remove  REMOVE
+ * Their directories are made with MKDIR (the thread's own with libnfs's
+ * nfs_mkdir2) and removed with RMDIR.
  */
 #include "engine.h"
 #include "lnfs.h"
@@ -235,8 +247,7 @@ static unsigned lnfs_unsupported(const struct st_config *cfg, const struct st_co
 	struct st_nfs_url u;
 	char err[256];
 	const unsigned all = (1u << ST_PHASE_COUNT) - 1;
-	const unsigned writes = 1u << ST_PHASE_WRITE | 1u << ST_PHASE_REWRITE |
-				1u << ST_PHASE_RANDWRITE;
+	const unsigned writes = ST_PHASES_WRITE | ST_PHASES_MIXED | ST_PHASES_META;
 	if (st_nfs_url_parse(cfg->o[ST_OPT_TARGET].s, &u, err, sizeof(err)))
 		return 0; /* validate() has said so already */
 	if (c->v[ST_OPT_PROTO] != ST_UNSET && c->v[ST_OPT_PROTO] != ST_PROTO_TCP) {
@@ -263,7 +274,7 @@ static unsigned lnfs_unsupported(const struct st_config *cfg, const struct st_co
 	}
 	if (v == ST_VERS_4) {
 		snprintf(why, n, "vers=4%s: libnfs 4.0.0 cannot write over NFSv4 (writes of more "
-				 "than ~3.9 KB fail to encode)", from);
+				 "than ~3.9 KB fail to encode; the metadata phases run over NFSv3)", from);
 		return writes;
 	}
 	return 0;
@@ -537,7 +548,7 @@ static int lnfs_open(void *ts, const char *path, unsigned flags, void **fh, int 
 		int of = (flags & ST_OPEN_WRITE) ? ((flags & ST_OPEN_READ) ? O_RDWR : O_WRONLY)
 						  : O_RDONLY;
 		if (flags & ST_OPEN_CREATE)
-			of |= O_CREAT | O_TRUNC;
+			of |= (flags & ST_OPEN_SHARED) ? O_CREAT : O_CREAT | O_TRUNC;
 		int i = lnfs_pick_conn(t, f);
 		struct nfsfh *h = NULL;
 		if (i < 0) {
@@ -631,6 +642,107 @@ static int lnfs_close(void *ts, void *fh)
 	return rc;
 }
 
+/* A directory of the metadata phases: its handle, reached over the thread's contexts. */
+static int lnfs_dir_open(void *ts, void *parent, const char *name, int create, void **dh)
+{
+	struct lnfs_thread *t = ts;
+	const struct lnfs_plan *p = &t->r->p;
+	if (p->vers != 3 || !t->nio)
+		return -EOPNOTSUPP; /* unsupported() keeps NFSv4 away */
+	struct lnfs_file *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->conns = t->io;
+	d->nconns = t->nio;
+	int rc = 0;
+	if (parent) {
+		rc = lnfs_meta_call(t, parent, create ? CALL_MKDIR : CALL_LOOKUP, name, d);
+		if (!rc && !d->fh3_len)
+			rc = lnfs_meta_call(t, parent, CALL_LOOKUP, name, d);
+	} else {
+		/* the first directory of a phase: its calls end by --deadline from now */
+		char full[ST_STR_MAX + 2];
+		abs_path(name, full, sizeof(full));
+		int64_t t0 = st_now_ns();
+		t->call_deadline = t0 + p->deadline_ns;
+		int i = lnfs_pick_conn(t, d);
+		struct nfsfh *h = NULL;
+		if (i < 0) {
+			rc = -EIO;
+		} else {
+			lnfs_sync_bound(p, &d->conns[i], t->call_deadline);
+			if (create)
+				rc = lnfs_sync_result(nfs_mkdir2(d->conns[i].nfs, full, 0755), t0,
+						      t->call_deadline, p);
+			if (!rc)
+				rc = lnfs_sync_result(nfs_open2(d->conns[i].nfs, full, O_RDONLY, 0, &h), t0,
+						      t->call_deadline, p);
+		}
+		if (!rc) {
+			const struct nfs_fh3 *fh3 = (const struct nfs_fh3 *)nfs_get_fh(h);
+			if (fh3->data.data_len > sizeof(d->fh3)) {
+				rc = -EIO;
+			} else {
+				d->fh3_len = fh3->data.data_len;
+				memcpy(d->fh3, fh3->data.data_val, d->fh3_len);
+			}
+			nfs_close(d->conns[i].nfs, h);
+		}
+	}
+	if (rc) {
+		free(d);
+		return rc;
+	}
+	*dh = d;
+	return 0;
+}
+
+static void lnfs_dir_close(void *ts, void *dh)
+{
+	(void)ts;
+	free(dh);
+}
+
+static ssize_t lnfs_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
+			 unsigned flags)
+{
+	(void)flags; /* an unstable write is committed at close whatever --fsync says */
+	struct lnfs_thread *t = ts;
+	struct lnfs_file *dir = dh, f;
+	memset(&f, 0, sizeof(f));
+	f.conns = dir->conns;
+	f.nconns = dir->nconns;
+	int rc;
+	ssize_t n = 0;
+	switch (op) {
+	case ST_META_STAT:
+		rc = lnfs_meta_call(t, dir, CALL_LOOKUP, name, &f);
+		return rc ? rc : lnfs_meta_call(t, &f, CALL_GETATTR, NULL, NULL);
+	case ST_META_REMOVE:
+		return lnfs_meta_call(t, dir, CALL_REMOVE, name, NULL);
+	case ST_META_RMDIR:
+		return lnfs_meta_call(t, dir, CALL_RMDIR, name, NULL);
+	case ST_META_CREATE:
+		rc = lnfs_meta_call(t, dir, CALL_CREATE, name, &f);
+		if (!rc && !f.fh3_len)
+			rc = lnfs_meta_call(t, dir, CALL_LOOKUP, name, &f);
+		if (rc || !len)
+			return rc;
+		n = lnfs_xfer(t, &f, CALL_WRITE, NULL, buf, len, 0, t->r->p.wsize);
+		/* every call of f is over before f goes: settle waits for them */
+		rc = lnfs_settle(t, &f);
+		return n < 0 ? n : rc ? rc : (ssize_t)len;
+	case ST_META_OPEN:
+		rc = lnfs_meta_call(t, dir, CALL_LOOKUP, name, &f);
+		if (rc || !len)
+			return rc;
+		n = lnfs_xfer(t, &f, CALL_READ, buf, NULL, len, 0, t->r->p.rsize);
+		return n;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* Name-space calls of the rank: each bounded by --deadline from its start. */
 static int ns_call(struct lnfs_rank *r, const char *path, int op)
 {
@@ -675,6 +787,9 @@ const struct st_engine st_engine_libnfs = {
 	.close = lnfs_close,
 	.prefetch = lnfs_prefetch,
 	.time_calls = lnfs_time_calls,
+	.dir_open = lnfs_dir_open,
+	.dir_close = lnfs_dir_close,
+	.meta = lnfs_meta,
 	.mkdir = lnfs_mkdir,
 	.rmdir = lnfs_rmdir,
 	.unlink = lnfs_unlink,

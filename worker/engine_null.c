@@ -15,6 +15,10 @@
  * (time_calls), as an engine with calls in flight must: from the start of a
  * call (its announcement, when read ahead) to its end, one delay, at every
  * depth - not the wait of the pread that takes a block already there.
+ *
+ * --null-delay-step makes rank r's calls take --null-delay + r x step, so
+ * clients of known, different rates test what depends on them (stonewall).
+ * Every metadata operation is one call, of one delay, whatever its size.
  */
 #include "engine.h"
 
@@ -56,7 +60,8 @@ static int null_setup(const struct st_engine_env *env, void **rs, char *msg, siz
 	struct null_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0];
+	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0] +
+		      env->rank * env->cfg->o[ST_OPT_NULL_DELAY_STEP].v[0];
 	if (env->cfg->o[ST_OPT_NULL_ERROR].n) {
 		r->err = (int)env->cfg->o[ST_OPT_NULL_ERROR].v[0];
 		r->err_at = env->cfg->o[ST_OPT_NULL_ERROR_AT].v[0];
@@ -197,6 +202,38 @@ static int null_path_op(void *rs, const char *path)
 	return 0;
 }
 
+static int null_dir_open(void *ts, void *parent, const char *name, int create, void **dh)
+{
+	(void)parent;
+	(void)name;
+	(void)create;
+	struct null_thread *t = ts;
+	if (!parent)
+		t->have_next = 0; /* a phase's schedule starts with its first directory */
+	*dh = ts;
+	return 0;
+}
+
+static void null_dir_close(void *ts, void *dh)
+{
+	(void)ts;
+	(void)dh;
+}
+
+static ssize_t null_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
+			 unsigned flags)
+{
+	(void)dh;
+	(void)name;
+	(void)buf;
+	(void)flags;
+	struct null_thread *t = ts;
+	if (op == ST_META_RMDIR)
+		return 0; /* cleanup, not an operation of a phase */
+	ssize_t n = null_call(t, len);
+	return n < 0 || op == ST_META_CREATE || op == ST_META_OPEN ? n : 0;
+}
+
 const struct st_engine st_engine_null = {
 	.name = "null",
 	.setup = null_setup,
@@ -210,6 +247,9 @@ const struct st_engine st_engine_null = {
 	.close = null_fh_op,
 	.prefetch = null_prefetch,
 	.time_calls = null_time_calls,
+	.dir_open = null_dir_open,
+	.dir_close = null_dir_close,
+	.meta = null_meta,
 	.mkdir = null_path_op,
 	.rmdir = null_path_op,
 	.unlink = null_path_op,

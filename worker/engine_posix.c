@@ -6,6 +6,12 @@
  * never leaves the target through a symbolic link. O_DIRECT is asked for
  * when the combination says so; where the file system refuses it (tmpfs
  * answers EINVAL) the file is opened buffered and the caller records that.
+ *
+ * The metadata phases hold a descriptor of the directory they work in and
+ * name each file relative to it (openat, fstatat, unlinkat with
+ * O_NOFOLLOW / AT_SYMLINK_NOFOLLOW), as mdtest's calls on a path do after
+ * the kernel has the directory: the file's own name is looked up, no more.
+ * They ignore --direct (small files through the page cache, as mdtest).
  */
 #include "engine.h"
 #include "engine_posix.h"
@@ -32,6 +38,7 @@ const struct st_posix_sys st_posix_sys_real = {
 	.close = close,
 	.mkdirat = mkdirat,
 	.unlinkat = unlinkat,
+	.fstatat = fstatat,
 };
 
 struct posix_rank {
@@ -159,7 +166,7 @@ static int posix_open(void *ts, const char *full, unsigned flags, void **fh, int
 	else
 		of |= O_RDONLY;
 	if (flags & ST_OPEN_CREATE)
-		of |= O_CREAT | O_TRUNC;
+		of |= (flags & ST_OPEN_SHARED) ? O_CREAT : O_CREAT | O_TRUNC;
 	int fd = -1;
 	*direct = 0;
 	if (flags & ST_OPEN_DIRECT) {
@@ -288,6 +295,94 @@ static void posix_aio_file_done(void *q, void *fh, char *mode, size_t n)
 	st_posix_aio_file_done(q, ((struct posix_file *)fh)->fd, mode, n);
 }
 
+/* A directory the metadata phases work in. */
+struct posix_dir {
+	int fd;
+};
+
+static int posix_dir_open(void *ts, void *parent, const char *name, int create, void **dh)
+{
+	struct posix_rank *r = ts;
+	const char *leaf = name;
+	int owned = 0, pfd = parent ? ((struct posix_dir *)parent)->fd : parent_of(r, name, &leaf, &owned);
+	if (pfd < 0)
+		return pfd;
+	int rc = 0, fd = -1;
+	if (create && r->sys->mkdirat(pfd, leaf, 0755))
+		rc = -errno;
+	if (!rc) {
+		fd = r->sys->openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (fd < 0)
+			rc = -errno;
+	}
+	if (owned)
+		r->sys->close(pfd);
+	if (rc)
+		return rc;
+	struct posix_dir *d = malloc(sizeof(*d));
+	if (!d) {
+		r->sys->close(fd);
+		return -ENOMEM;
+	}
+	d->fd = fd;
+	*dh = d;
+	return 0;
+}
+
+static void posix_dir_close(void *ts, void *dh)
+{
+	struct posix_rank *r = ts;
+	struct posix_dir *d = dh;
+	if (!d)
+		return;
+	r->sys->close(d->fd);
+	free(d);
+}
+
+/* Write or read [0, len) of fd, whole (EINTR and short transfers retried);
+ * bytes done, or -errno. */
+static ssize_t whole(struct posix_rank *r, int fd, void *buf, size_t len, int write)
+{
+	struct posix_file f = { fd };
+	return posix_xfer(r, &f, buf, len, 0, write);
+}
+
+static ssize_t posix_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
+			  unsigned flags)
+{
+	struct posix_rank *r = ts;
+	int dfd = ((struct posix_dir *)dh)->fd;
+	struct stat st;
+	switch (op) {
+	case ST_META_STAT:
+		return r->sys->fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+	case ST_META_REMOVE:
+		return r->sys->unlinkat(dfd, name, 0) ? -errno : 0;
+	case ST_META_RMDIR:
+		return r->sys->unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
+	case ST_META_CREATE:
+	case ST_META_OPEN: {
+		int create = op == ST_META_CREATE;
+		int fd = r->sys->openat(dfd, name,
+					(create ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY) | O_NOFOLLOW |
+						O_CLOEXEC,
+					0644);
+		if (fd < 0)
+			return -errno;
+		ssize_t n = len ? whole(r, fd, buf, len, create) : 0;
+		if (n >= 0 && create && len && (size_t)n < len)
+			n = -EIO;
+		if (n >= 0 && create && (flags & ST_META_FSYNC) && r->sys->fsync(fd))
+			n = -errno;
+		if (r->sys->close(fd) && n >= 0)
+			n = -errno;
+		return n;
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
 const struct st_engine st_engine_posix = {
 	.name = "posix",
 	.caps = ST_EC_NEEDS_TARGET_DIR,
@@ -300,6 +395,9 @@ const struct st_engine st_engine_posix = {
 	.pread = posix_pread,
 	.fsync = posix_fsync,
 	.close = posix_close,
+	.dir_open = posix_dir_open,
+	.dir_close = posix_dir_close,
+	.meta = posix_meta,
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,

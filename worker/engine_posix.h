@@ -14,6 +14,7 @@
 #include "engine.h"
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct st_posix_sys {
@@ -24,6 +25,7 @@ struct st_posix_sys {
 	int (*close)(int fd);
 	int (*mkdirat)(int dirfd, const char *path, mode_t mode);
 	int (*unlinkat)(int dirfd, const char *path, int flags);
+	int (*fstatat)(int dirfd, const char *path, struct stat *st, int flags);
 };
 
 extern const struct st_posix_sys st_posix_sys_real;

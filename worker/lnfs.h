@@ -70,8 +70,21 @@ struct lnfs_rank {
 	int rank;		/* MPI rank (NFSv4 client names) */
 };
 
-/* What a call on the wire does. */
-enum lnfs_call_kind { CALL_READ, CALL_WRITE, CALL_COMMIT, CALL_READ4 };
+/* What a call on the wire does. The metadata calls name an entry of the
+ * file's directory (LOOKUP, CREATE, MKDIR, REMOVE, RMDIR) or ask the
+ * file's attributes (GETATTR). */
+enum lnfs_call_kind {
+	CALL_READ,
+	CALL_WRITE,
+	CALL_COMMIT,
+	CALL_READ4,
+	CALL_LOOKUP,
+	CALL_CREATE,
+	CALL_MKDIR,
+	CALL_GETATTR,
+	CALL_REMOVE,
+	CALL_RMDIR
+};
 
 struct lnfs_thread;
 struct lnfs_file;
@@ -112,6 +125,8 @@ struct lnfs_call {
 	const unsigned char *src; /* WRITE: the data; NULL once pwrite returned */
 	int64_t bound_ns;	  /* local clock: libnfs times the call out by then */
 	struct lnfs_blk *blk;	  /* the read or write it is part of (NULL: COMMIT) */
+	const char *name;	  /* metadata: the entry of the directory f */
+	struct lnfs_file *res;	  /* LOOKUP, CREATE, MKDIR: gets the handle (fh3_len 0: none came) */
 };
 
 /* A block read ahead (--iodepth > 1): its READ is in flight or done, the
@@ -219,5 +234,10 @@ void lnfs_ra_free(struct lnfs_file *f);
  * is done (lnfs_blk_settle ends one that got no call in flight). */
 struct lnfs_blk *lnfs_blk_begin(struct lnfs_thread *t);
 void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b);
+/* One metadata call (CALL_LOOKUP ... CALL_RMDIR) on directory (or, for
+ * GETATTR, file) f, waited for: the handle a LOOKUP, CREATE or MKDIR
+ * returns goes to res. 0 or -errno. */
+int lnfs_meta_call(struct lnfs_thread *t, struct lnfs_file *f, int kind, const char *name,
+		   struct lnfs_file *res);
 
 #endif

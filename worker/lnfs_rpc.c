@@ -353,6 +353,38 @@ static void read4_cb(int status, struct nfs_context *nfs, void *data, void *priv
 	call_done(c, err);
 }
 
+/* A metadata call's answer: every NFSv3 result begins with its status;
+ * LOOKUP, CREATE and MKDIR hand back the handle of what they found or made. */
+static void meta_cb(struct rpc_context *rpc, int status, void *data, void *priv)
+{
+	(void)rpc;
+	struct lnfs_call *c = priv;
+	int err = rpc_status_err(status);
+	if (!err) {
+		nfsstat3 st = *(const nfsstat3 *)data;
+		const nfs_fh3 *fh = NULL;
+		if (st != NFS3_OK) {
+			err = nfs3_err(st);
+		} else if (c->kind == CALL_LOOKUP) {
+			fh = &((LOOKUP3res *)data)->LOOKUP3res_u.resok.object;
+		} else if (c->kind == CALL_CREATE || c->kind == CALL_MKDIR) {
+			post_op_fh3 *p = c->kind == CALL_CREATE ? &((CREATE3res *)data)->CREATE3res_u.resok.obj
+								: &((MKDIR3res *)data)->MKDIR3res_u.resok.obj;
+			if (p->handle_follows)
+				fh = &p->post_op_fh3_u.handle;
+		}
+		if (fh && c->res) {
+			if (fh->data.data_len > sizeof(c->res->fh3)) {
+				err = -EIO;
+			} else {
+				c->res->fh3_len = fh->data.data_len;
+				memcpy(c->res->fh3, fh->data.data_val, fh->data.data_len);
+			}
+		}
+	}
+	call_done(c, err);
+}
+
 /* Pick a live context of the file, round-robin. -1: none left. */
 int lnfs_pick_conn(struct lnfs_thread *t, const struct lnfs_file *f)
 {
@@ -414,6 +446,58 @@ static int call_send(struct lnfs_call *c)
 		memset(&a, 0, sizeof(a));
 		a.file = fh; /* offset 0, count 0: the whole file */
 		rc = rpc_nfs3_commit_async(cn->rpc, commit_cb, &a, c);
+		break;
+	}
+	case CALL_LOOKUP: {
+		LOOKUP3args a;
+		memset(&a, 0, sizeof(a));
+		a.what.dir = fh;
+		a.what.name = (char *)c->name;
+		rc = rpc_nfs3_lookup_async(cn->rpc, meta_cb, &a, c);
+		break;
+	}
+	case CALL_CREATE: {
+		CREATE3args a;
+		memset(&a, 0, sizeof(a));
+		a.where.dir = fh;
+		a.where.name = (char *)c->name;
+		a.how.mode = GUARDED; /* an existing file is an error, as O_EXCL */
+		a.how.createhow3_u.g_obj_attributes.mode.set_it = 1;
+		a.how.createhow3_u.g_obj_attributes.mode.set_mode3_u.mode = 0644;
+		rc = rpc_nfs3_create_async(cn->rpc, meta_cb, &a, c);
+		break;
+	}
+	case CALL_MKDIR: {
+		MKDIR3args a;
+		memset(&a, 0, sizeof(a));
+		a.where.dir = fh;
+		a.where.name = (char *)c->name;
+		a.attributes.mode.set_it = 1;
+		a.attributes.mode.set_mode3_u.mode = 0755;
+		rc = rpc_nfs3_mkdir_async(cn->rpc, meta_cb, &a, c);
+		break;
+	}
+	case CALL_GETATTR: {
+		GETATTR3args a;
+		memset(&a, 0, sizeof(a));
+		a.object = fh;
+		rc = rpc_nfs3_getattr_async(cn->rpc, meta_cb, &a, c);
+		break;
+	}
+	case CALL_REMOVE: {
+		REMOVE3args a;
+		memset(&a, 0, sizeof(a));
+		a.object.dir = fh;
+		a.object.name = (char *)c->name;
+		rc = rpc_nfs3_remove_async(cn->rpc, meta_cb, &a, c);
+		break;
+	}
+	case CALL_RMDIR: {
+		RMDIR3args a;
+		memset(&a, 0, sizeof(a));
+		a.object.dir = fh;
+		a.object.name = (char *)c->name;
+		rc = rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
 		break;
 	}
 	default:
@@ -687,4 +771,23 @@ void lnfs_ra_free(struct lnfs_file *f)
 	free(f->ra);
 	f->ra = NULL;
 	f->nra = 0;
+}
+
+int lnfs_meta_call(struct lnfs_thread *t, struct lnfs_file *f, int kind, const char *name,
+		   struct lnfs_file *res)
+{
+	/* one call at a time, as a system call: room for it first */
+	drain(t, f, t->ncalls - 1);
+	struct lnfs_xfer x = { .err = 0 };
+	struct lnfs_call *c = free_slot(t);
+	if (!c)
+		return -EIO;
+	if (res)
+		res->fh3_len = 0;
+	*c = (struct lnfs_call){ .t = t, .f = f, .x = &x, .kind = kind, .name = name, .res = res };
+	int rc = call_send(c);
+	if (rc)
+		return rc;
+	drain(t, f, 0);
+	return x.err;
 }

@@ -4,9 +4,10 @@
  *
  * Lifecycle: st_worker_prepare (engine setup, run directory, threads pinned,
  * then buffers allocated and touched, files laid out when no write phase
- * will) -> st_worker_phase for each phase -> st_worker_finish (threads
- * joined, own files removed, engine torn down). Only the calling (MPI)
- * thread calls these; the I/O threads never touch MPI.
+ * will, the metadata phases' directories made and, without a create
+ * phase, their files) -> st_worker_phase for each phase -> st_worker_finish
+ * (threads joined, own files removed unless --keep, engine torn down).
+ * Only the calling (MPI) thread calls these; the I/O threads never touch MPI.
  */
 #ifndef ST_WORKER_H
 #define ST_WORKER_H
@@ -31,7 +32,10 @@ struct st_worker_args {
 	int64_t clock_offset_ns;	/* local clock - common clock, ns */
 	const char *run_dir;		/* "stcluster-<run id>", relative to the target */
 	unsigned phases;		/* phases this combination runs (1u << ST_PHASE_*) */
-	uint64_t run_seed;		/* --verify pattern seed, the same on every rank */
+	uint64_t run_seed;		/* seed of the data written (--data), the same on every rank */
+	int client_index;		/* this rank among the client ranks, 0-based (-1: not one) */
+	int partner_client;		/* the partner's index among them */
+	int nclients;			/* client ranks of the job */
 };
 
 /*
@@ -66,6 +70,15 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
  * of counters the threads keep anyway: no cost to the timed path). */
 uint64_t st_worker_live_bytes(struct st_worker *w);
 
+/* --stonewall: another client is done; every thread stops after its call
+ * in flight (any thread may be told at any time; a relaxed flag). */
+void st_worker_stop(struct st_worker *w);
+
+/* After st_worker_phase_end: this rank's bytes and calls per interval of
+ * the phase (common/interval.h), its threads merged; *n of them (0 for a
+ * rank that does no I/O). Valid until the next phase. */
+const struct st_interval *st_worker_intervals(const struct st_worker *w, size_t *n);
+
 /* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
 void st_worker_finish(struct st_worker *w);
 
@@ -74,13 +87,13 @@ void st_worker_finish(struct st_worker *w);
  * empty. Missing, or still holding another rank's files, is not an error. */
 int st_worker_remove_run_dir(const struct st_worker_args *a);
 
-/* --verify: fill buf with the pattern of (seed, rank, thread) at file
- * offset off; count how many bytes of buf differ from it. */
-void st_pattern_fill(void *buf, size_t len, uint64_t seed, int rank, int thread, uint64_t off);
-int st_pattern_check(const void *buf, size_t len, uint64_t seed, int rank, int thread,
-		     uint64_t off);
-
-/* Path of the file of (rank, thread) under run_dir: "<run_dir>/r<rank>.t<thread>". */
+/* Path of the file of (rank, thread) under run_dir: "<run_dir>/r<rank>.t<thread>";
+ * with --layout shared every thread's is "<run_dir>/shared". */
 void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, size_t n);
+
+/* The directory of the metadata phases' files of (rank, thread):
+ * "<run_dir>/r<rank>.t<thread>.d"; with --fanout N > 1 the files are in its
+ * subdirectories d0 .. d<N-1>, named f<i> (i the file's number, from 0). */
+void st_worker_meta_dir(const char *run_dir, int rank, int thread, char *buf, size_t n);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include "combo.h"
 
+#include "../../common/interval.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../worker/mount.h"
@@ -19,6 +20,7 @@
 #include "die.h"
 #include "progress.h"
 #include "steps.h"
+#include "stonewall.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -32,17 +34,37 @@
 static unsigned skip_phases(const struct job *j, const struct st_combo *c, char *buf, size_t n)
 {
 	int64_t block = c->v[ST_OPT_BLOCK], size = c->v[ST_OPT_SIZE];
+	unsigned skip = 0;
+	size_t off;
 	buf[0] = '\0';
-	if (size % block) {
+	if (c->v[ST_OPT_ACCESS] != ST_UNSET && c->v[ST_OPT_LAYOUT] != ST_LAYOUT_SHARED) {
+		/* the same work as access unset: stored once, not twice */
+		snprintf(buf, n, "access=%s: only with layout=shared (a file per thread is one piece)",
+			 st_options[ST_OPT_ACCESS].choices[c->v[ST_OPT_ACCESS]]);
+		return j->phases;
+	}
+	if ((j->phases & ST_PHASES_DATA) && size % block) {
 		char b[32], s[32];
 		st_format_size(block, b, sizeof(b));
 		st_format_size(size, s, sizeof(s));
 		snprintf(buf, n, "size=%s is not a multiple of block=%s", s, b);
-		return j->phases;
+		skip |= j->phases & ST_PHASES_DATA;
+	}
+	if ((j->phases & ST_PHASES_META) && !j->engine->dir_open) {
+		off = strlen(buf);
+		snprintf(buf + off, n - off, "%sthe %s engine has no metadata phases", off ? "; " : "",
+			 j->engine->name);
+		skip |= j->phases & ST_PHASES_META;
 	}
 	if (!j->engine->unsupported)
-		return 0;
-	return j->engine->unsupported(&j->cfg, c, buf, n) & j->phases;
+		return skip;
+	char why[256] = "";
+	unsigned u = j->engine->unsupported(&j->cfg, c, why, sizeof(why)) & j->phases & ~skip;
+	if (u) {
+		off = strlen(buf);
+		snprintf(buf + off, n - off, "%s%s", off ? "; " : "", why);
+	}
+	return skip | u;
 }
 
 /* Server rank: sample at --sample-hz until the phase-end barrier completes. */
@@ -185,6 +207,7 @@ struct combo_run {
 	int *counts, *displs;		  /* rank 0: bytes of each rank's thread results */
 	struct st_phase_record ph[ST_PHASE_COUNT]; /* rank 0: the phases gathered */
 	int nph;			  /* how many */
+	char run_dir[96];		  /* --keep: the combination's own, under the run's */
 	int direct_fallback;		  /* O_DIRECT was refused somewhere */
 	int wrote;			  /* a write phase ran since the last cache drop */
 };
@@ -213,11 +236,28 @@ static void record_skipped(struct job *j, const struct combo_run *r)
  * anywhere (then no phase runs and the combination is stored as failed). */
 static void prepare(struct job *j, struct combo_run *r)
 {
+	/* --layout shared: a thread's region follows its rank's place among the clients */
+	int me = -1, partner = -1, nclients = 0;
+	for (int q = 0; q < j->size; q++) {
+		if (j->roles[q] != ST_ROLE_CLIENT)
+			continue;
+		if (q == j->rank)
+			me = nclients;
+		if (q == j->partners[j->rank])
+			partner = nclients;
+		nclients++;
+	}
+	/* --keep: every combination's files stay, each in a directory of its own */
+	if (j->cfg.o[ST_OPT_KEEP].v[0] == ST_ON)
+		snprintf(r->run_dir, sizeof(r->run_dir), "%s/c%u", j->run_dir, r->c->seq);
+	else
+		st_copy(r->run_dir, sizeof(r->run_dir), j->run_dir);
 	r->wa = (struct st_worker_args){
 		.engine = j->engine, .cfg = &j->cfg, .combo = r->c, .topo = j->topo,
 		.rank = j->rank, .local_rank = j->hosts[j->rank].local_rank, .role = j->roles[j->rank],
 		.partner = j->partners[j->rank], .clock_offset_ns = j->my_offset,
-		.run_dir = j->run_dir, .phases = j->phases & ~r->skipped, .run_seed = j->run_seed,
+		.run_dir = r->run_dir, .phases = j->phases & ~r->skipped, .run_seed = j->run_seed,
+		.client_index = me, .partner_client = partner, .nclients = nclients,
 	};
 	int64_t prep_start = st_now_ns();
 	st_watch_where(j->watch, (int)r->c->seq, -1);
@@ -259,7 +299,8 @@ static void alloc_results(struct job *j, struct combo_run *r)
  * release time (local clock). */
 static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n)
 {
-	if (j->cfg.o[ST_OPT_MOUNT].n && r->wrote && (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD)) {
+	if (j->cfg.o[ST_OPT_MOUNT].n && r->wrote &&
+	    (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD || ((1u << p) & ST_PHASES_MIXED))) {
 		drop_cache_step(j, r->c, cache_drop, n);
 		r->wrote = 0;
 	}
@@ -278,16 +319,23 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 /* The timed I/O: the client threads run the phase (rank 0 keeps the live
  * line meanwhile); rr and r->mine get this rank's figures. */
 static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
-		     const char *cache_drop, struct st_rank_result *rr)
+		     const char *cache_drop, struct st_rank_result *rr, struct st_stonewall *sw)
 {
+	st_stonewall_begin(j, sw, r->c, p);
 	st_worker_phase_begin(r->w, p, release);
-	if (j->progress == PROGRESS_LIVE)
-		st_progress_live(j, r->w, r->c, p, r->total, release);
-	else
+	if (j->progress == PROGRESS_LIVE) {
+		st_progress_live(j, r->w, r->c, p, r->total, release, sw);
+	} else if (sw->active) {
+		/* a first client's end is seen within a millisecond */
+		while (!st_worker_phase_wait(r->w, st_now_ns() + 1000000))
+			st_stonewall_poll(j, sw, r->w, 0);
+		st_stonewall_poll(j, sw, r->w, 1);
+	} else {
 		st_worker_phase_wait(r->w, INT64_MAX);
+	}
 	st_worker_phase_end(r->w, rr, r->mine);
 	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
-	r->wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
+	r->wrote |= ((1u << p) & (ST_PHASES_WRITE | ST_PHASES_MIXED | 1u << ST_PHASE_CREATE)) != 0;
 }
 
 /* The phase ends when every client is done: a barrier, until which the
@@ -367,8 +415,44 @@ static void gather_results(struct job *j, struct combo_run *r, const struct st_r
 	free(all);
 }
 
+/* Every rank's intervals to rank 0, each rank's widened to the widest
+ * (common/interval.h); rank 0 frees the array it gets. */
+static struct st_interval *gather_intervals(struct job *j, const struct st_worker *w,
+					    size_t *total)
+{
+	size_t n;
+	const struct st_interval *mine = st_worker_intervals(w, &n);
+	int bytes = (int)(n * sizeof(*mine)), *counts = NULL, *displs = NULL;
+	struct st_interval *all = NULL;
+	*total = 0;
+	if (j->rank == 0) {
+		counts = calloc((size_t)j->size, sizeof(int));
+		displs = calloc((size_t)j->size, sizeof(int));
+		if (!counts || !displs)
+			st_die("out of memory");
+	}
+	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		int sum = 0;
+		for (int q = 0; q < j->size; q++) {
+			displs[q] = sum;
+			sum += counts[q];
+		}
+		all = malloc(sum ? (size_t)sum : 1);
+		if (!all)
+			st_die("out of memory");
+		*total = (size_t)sum / sizeof(*all);
+	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	if (j->rank == 0)
+		*total = st_iv_normalize(all, *total);
+	return all;
+}
+
 /* Every rank's results to rank 0 (its rank result, its threads', its
- * samples), which keeps them as the phase's record. */
+ * samples, its intervals), which keeps them as the phase's record. */
 static void phase_gather(struct job *j, struct combo_run *r, int p,
 			 const struct st_rank_result *rr, const struct st_sample *samples,
 			 size_t nsamples)
@@ -385,27 +469,32 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
 			       ST_WIRE_VERSION);
 	/* every rank knows the roles: with no server rank there is nothing to gather */
-	size_t total_samples = 0;
+	size_t total_samples = 0, total_iv = 0;
 	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
 					      : NULL;
+	struct st_interval *all_iv = gather_intervals(j, r->w, &total_iv);
 	if (j->rank == 0)
 		r->ph[r->nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
 							    .threads = all_tr,
 							    .nthreads = total_threads,
 							    .gathered_ns = st_now_ns(),
 							    .samples = all_s,
-							    .nsamples = total_samples };
+							    .nsamples = total_samples,
+							    .intervals = all_iv,
+							    .nintervals = total_iv };
 }
 
 /* One phase: open, timed I/O, close, gather. */
 static void run_phase(struct job *j, struct combo_run *r, int p)
 {
 	struct st_rank_result rr;
+	struct st_stonewall sw;
 	char cache_drop[24] = "";
 	size_t nsamples;
 	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop));
-	phase_io(j, r, p, release, cache_drop, &rr);
+	phase_io(j, r, p, release, cache_drop, &rr, &sw);
 	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
+	st_stonewall_end(j, &sw);
 	phase_gather(j, r, p, &rr, samples, nsamples);
 	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
 		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
@@ -504,6 +593,7 @@ static void release(struct combo_run *r)
 		free((void *)r->ph[i].ranks);
 		free((void *)r->ph[i].threads);
 		free((void *)r->ph[i].samples);
+		free((void *)r->ph[i].intervals);
 	}
 	free(r->all_ps);
 	free(r->counts);

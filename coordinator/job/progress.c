@@ -7,6 +7,7 @@
 #include "../../worker/worker.h"
 #include "die.h"
 #include "steps.h"
+#include "stonewall.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,14 +58,21 @@ static void format_secs(double s, char *buf, size_t n)
  * have moved every 250 ms and once more when done; rank 0 sums them into
  * one updating line. The I/O threads only keep a counter they update anyway. */
 void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
-		      uint64_t total, int64_t release)
+		      uint64_t total, int64_t release, struct st_stonewall *sw)
 {
 	struct st_progress_msg me = { 0, 0, 0 };
+	/* the stonewall wants a first client's end seen within a millisecond */
+	int64_t step = sw && sw->active ? 1000000 : 250000000;
 	if (j->rank != 0) {
+		int64_t next_send = 0;
 		while (!me.done) {
-			me.done = st_worker_phase_wait(w, st_now_ns() + 250000000);
+			me.done = st_worker_phase_wait(w, st_now_ns() + step);
+			st_stonewall_poll(j, sw, w, me.done);
+			if (!me.done && st_now_ns() < next_send)
+				continue;
 			me.bytes = st_worker_live_bytes(w);
 			MPI_Send(&me, (int)sizeof(me), MPI_BYTE, 0, PROGRESS_TAG, j->progress_comm);
+			next_send = st_now_ns() + 250000000;
 		}
 		return;
 	}
@@ -81,9 +89,12 @@ void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo 
 			snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[phase]);
 			st_step_abort_hung(j, done, what, release);
 		}
-		if (!done[0] && st_worker_phase_wait(w, st_now_ns() + 50000000)) {
+		if (!done[0] && st_worker_phase_wait(w, st_now_ns() + (step < 50000000 ? step : 50000000))) {
 			done[0] = 1;
 			ndone++;
+			st_stonewall_poll(j, sw, w, 1);
+		} else if (!done[0]) {
+			st_stonewall_poll(j, sw, w, 0);
 		} else if (done[0]) {
 			struct timespec ts = { 0, 20000000 };
 			nanosleep(&ts, NULL);
@@ -143,20 +154,25 @@ void st_progress_line(const struct job *j, const struct st_combo *c, uint64_t to
 		printf(" iter=%u", c->iteration + 1);
 	printf(" :");
 	for (int i = 0; i < nph; i++) {
-		uint64_t bytes = 0;
+		uint64_t bytes = 0, ops = 0;
 		int64_t s = INT64_MAX, e = INT64_MIN;
 		for (int r = 0; r < j->size; r++) {
 			const struct st_rank_result *rr = &ph[i].ranks[r];
 			if (rr->role != ST_ROLE_CLIENT || !rr->nthreads)
 				continue;
 			bytes += rr->bytes;
+			ops += rr->ops;
 			if (rr->start_ns < s)
 				s = rr->start_ns;
 			if (rr->end_ns > e)
 				e = rr->end_ns;
 		}
-		printf(" %s %.1f MB/s", st_phase_names[ph[i].phase],
-		       e > s ? (double)bytes * 1e3 / (double)(e - s) : 0.0);
+		if ((1u << ph[i].phase) & ST_PHASES_META) /* operations, not bytes */
+			printf(" %s %.0f ops/s", st_phase_names[ph[i].phase],
+			       e > s ? (double)ops * 1e9 / (double)(e - s) : 0.0);
+		else
+			printf(" %s %.1f MB/s", st_phase_names[ph[i].phase],
+			       e > s ? (double)bytes * 1e3 / (double)(e - s) : 0.0);
 	}
 	if (strcmp(status, ST_COMBO_OK))
 		printf(" [%s]", status);

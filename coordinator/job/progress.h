@@ -20,9 +20,11 @@ int st_progress_mode(const struct job *j);
 /* Every rank, during a live phase of worker w released at `release`:
  * until every rank's threads are done, the others report their bytes
  * every 250 ms and rank 0 sums them into the line (and aborts the run
- * when a rank does not finish by the phase's deadline). */
+ * when a rank does not finish by the phase's deadline). With sw (--stonewall;
+ * NULL: none) each rank watches for the first client done meanwhile. */
+struct st_stonewall;
 void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
-		      uint64_t total, int64_t release);
+		      uint64_t total, int64_t release, struct st_stonewall *sw);
 
 /* Rank 0: a line for a finished combination (live) or phase (plain). */
 void st_progress_line(const struct job *j, const struct st_combo *c, uint64_t total,

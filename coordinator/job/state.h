@@ -20,6 +20,7 @@
 enum job_progress { PROGRESS_NONE, PROGRESS_PLAIN, PROGRESS_LIVE };
 #define PROGRESS_TAG 77 /* progress_comm: a rank's bytes so far (progress.c) */
 #define STEP_TAG 78	/* step_comm: "I have reached step N" (steps.c) */
+#define STONEWALL_TAG 79 /* progress_comm: "my threads are done" (stonewall.c) */
 #define STEP_RING 64	/* send buffers of those messages in flight */
 
 /* What a rank knows about the job; one per rank, made by st_cmd_run. */

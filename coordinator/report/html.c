@@ -111,6 +111,9 @@ static int phase_index(const char *name)
 	return -1;
 }
 
+/* The phases whose figure is operations per second (SQL list). */
+#define META_PHASES "('create', 'stat', 'open', 'remove')"
+
 /* ---- what the page shows ---- */
 
 struct bar {
@@ -216,7 +219,9 @@ static int load_bars(struct page *pg, char *err, size_t n)
 		 "SELECT matrix_index, phase, %s, mbps, sd_mbps, min_client_mbps, max_client_mbps, "
 		 "clients, n, iterations, pct_of_limit, verdict FROM ",
 		 label);
-	char *sql = wrap(head, st_sql_q_top, " ORDER BY matrix_index, phase_order");
+	/* the metadata phases count operations, not bytes: their own section */
+	char *sql = wrap(head, st_sql_q_top,
+			 " WHERE phase NOT IN " META_PHASES " ORDER BY matrix_index, phase_order");
 	sqlite3_stmt *st;
 	int rc = prepare(pg->db, sql, &st, err, n);
 	free(sql);
@@ -287,6 +292,7 @@ static int load_effects(struct page *pg, char *err, size_t n)
 	char *sql = wrap("SELECT phase, kind, factor_a, level_a, key_a, factor_b, level_b, mbps, "
 			 "sd_mbps, min_mbps, max_mbps, effect, effect_pct, n FROM ",
 			 st_sql_q_effects,
+			 " WHERE phase NOT IN " META_PHASES
 			 " ORDER BY phase_order, kind = 'interaction', ord_a, ord_b, key_a, key_b");
 	sqlite3_stmt *st;
 	int rc = prepare(pg->db, sql, &st, err, n);
@@ -1223,6 +1229,234 @@ static void section_hosts(FILE *o, struct page *pg)
 	fputs("</table>\n", o);
 }
 
+/* The metadata phases: operations per second per combination (not MB/s:
+ * their own table, apart from the charts of bytes). */
+static void section_meta(FILE *o, struct page *pg)
+{
+	char label[4096], sql[6000];
+	label_sql(pg, label, sizeof(label));
+	snprintf(sql, sizeof(sql),
+		 "SELECT c.seq + 1, %s, s.phase, s.iops, s.min_client_iops, s.max_client_iops, "
+		 "s.lat_p50_ns, s.lat_p99_ns, s.ops, s.errors FROM combo c JOIN phase_summary s "
+		 "USING (combo_id) WHERE c.run_id = ?1 AND s.phase IN " META_PHASES
+		 " ORDER BY c.seq, s.phase_order",
+		 label);
+	sqlite3_stmt *st = run_query(pg, sql);
+	if (!st)
+		return;
+	int rows = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!rows++)
+			fputs("<h2>Metadata operations per second</h2>\n<p class=\"note\">Aggregate: "
+			      "all clients' operations over the phase's span; per client: each "
+			      "client's own; latency of one operation.</p>\n<table class=\"small\"><tr>"
+			      "<th class=\"num\">seq</th><th>options</th><th>phase</th>"
+			      "<th class=\"num\">ops/s</th><th class=\"num\">slowest client</th>"
+			      "<th class=\"num\">fastest client</th><th class=\"num\">p50 &micro;s</th>"
+			      "<th class=\"num\">p99 &micro;s</th><th class=\"num\">operations</th>"
+			      "<th class=\"num\">errors</th></tr>\n",
+			      o);
+		fprintf(o, "<tr><td class=\"num\">%d</td><td>", sqlite3_column_int(st, 0));
+		esc(o, (const char *)sqlite3_column_text(st, 1));
+		fputs("</td><td>", o);
+		esc(o, (const char *)sqlite3_column_text(st, 2));
+		fputs("</td>", o);
+		for (int c = 3; c < 10; c++) {
+			fputs("<td class=\"num\">", o);
+			num(o, col_d(st, c) / (c == 6 || c == 7 ? 1e3 : 1), c == 6 || c == 7 ? 1 : 0);
+			fputs("</td>", o);
+		}
+		fputs("</tr>\n", o);
+	}
+	if (rows)
+		fputs("</table>\n", o);
+	sqlite3_finalize(st);
+}
+
+/* One point of a series over time: an interval. */
+struct tpoint {
+	int rank;	/* client rank; -1: the aggregate */
+	double t0, t1;	/* seconds from the phase's first interval */
+	double v;	/* MB/s, or operations/s */
+	int stall;
+};
+
+#define TS_MAX_COMBOS 50 /* combinations drawn over time; the rest: the query in the note */
+
+/* One phase of one combination over time: each client's line, the
+ * aggregate's thicker one, stalls as red marks. */
+static void ts_phase(FILE *o, struct page *pg, int64_t combo, const char *phase)
+{
+	int meta = strstr(META_PHASES, phase) != NULL;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(pg->db,
+			       "SELECT -1, t_ns, end_ns, mbps, iops, stall FROM interval_summary "
+			       "WHERE combo_id = ?1 AND phase = ?2 UNION ALL "
+			       "SELECT rank, t_ns, end_ns, mbps, iops, stall FROM interval_rank "
+			       "WHERE combo_id = ?1 AND phase = ?2 ORDER BY 1, 2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, combo);
+	sqlite3_bind_text(st, 2, phase, -1, SQLITE_TRANSIENT);
+	struct vec pts = { .size = sizeof(struct tpoint) };
+	double origin = INFINITY, tmax = 0, vmax = 0;
+	int nstall = 0, ranks = 0, last_rank = -2;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct tpoint *p = vec_push(&pts);
+		if (!p)
+			break;
+		p->rank = sqlite3_column_int(st, 0);
+		p->t0 = sqlite3_column_double(st, 1);
+		p->t1 = sqlite3_column_double(st, 2);
+		p->v = col_d(st, meta ? 4 : 3);
+		p->stall = sqlite3_column_int(st, 5);
+		if (p->t0 < origin)
+			origin = p->t0;
+		if (p->rank != last_rank && p->rank >= 0)
+			ranks++;
+		last_rank = p->rank;
+	}
+	sqlite3_finalize(st);
+	/* the last interval of a series may be a sliver (the calls that ended
+	 * after the others): its rate says little, and is not drawn */
+	double width = 0;
+	for (size_t i = 0; i < pts.n; i++) {
+		struct tpoint *p = VEC_AT(pts, struct tpoint, i);
+		width = p->t1 - p->t0 > width ? p->t1 - p->t0 : width;
+	}
+	int all_stalls = 0;
+	for (size_t i = 0; i < pts.n; i++) {
+		struct tpoint *p = VEC_AT(pts, struct tpoint, i);
+		if (p->t1 - p->t0 < width / 2)
+			p->v = NAN;
+		p->t0 = (p->t0 - origin) / 1e9;
+		p->t1 = (p->t1 - origin) / 1e9;
+		tmax = p->t1 > tmax ? p->t1 : tmax;
+		vmax = !isnan(p->v) && p->v > vmax ? p->v : vmax;
+		nstall += p->stall && p->rank >= 0;
+		all_stalls += p->stall && p->rank < 0;
+	}
+	const int W = 360, H = 190, x0 = 52, x1 = W - 10, y0 = H - 30, y1 = 30;
+	double vm, vs, tm, ts;
+	nice_axis(vmax, &vm, &vs);
+	nice_axis(tmax, &tm, &ts);
+	char what[128];
+	snprintf(what, sizeof(what), "%s over time: %s", phase, meta ? "operations/s" : "MB/s");
+	fputs("<figure>", o);
+	svg_open(o, W, H, what);
+	fprintf(o, "<text x=\"%d\" y=\"16\" class=\"title\">", x0);
+	esc(o, phase);
+	fprintf(o, "</text><text x=\"%d\" y=\"16\" class=\"tick\" text-anchor=\"end\">stalls: %d "
+		   "of all, %d of a client</text>\n",
+		x1, all_stalls, nstall);
+	y_axis(o, vm, vs, x0, x1, y0, y1, meta ? "operations/s" : "MB/s");
+	for (double t = 0; t <= tm + ts / 2; t += ts)
+		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%.10g</text>\n",
+			x0 + (x1 - x0) * t / tm, y0 + 14, t);
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"end\">s</text>\n", x1, H - 2);
+	/* the clients' lines first, the aggregate's over them */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < pts.n;) {
+			const struct tpoint *p = VEC_AT(pts, struct tpoint, i);
+			size_t j = i;
+			while (j < pts.n && VEC_AT(pts, struct tpoint, j)->rank == p->rank)
+				j++;
+			if ((p->rank < 0) == (pass == 1)) {
+				const char *col = p->rank < 0 ? "#222" : palette[p->rank % (int)NPALETTE];
+				fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" points=\"",
+					col, p->rank < 0 ? "2.2" : "1");
+				for (size_t k = i; k < j; k++) {
+					const struct tpoint *q = VEC_AT(pts, struct tpoint, k);
+					if (!isnan(q->v))
+						fprintf(o, "%.1f,%.1f ",
+							x0 + (x1 - x0) * (q->t0 + q->t1) / 2 / tm,
+							y0 - (y0 - y1) * q->v / vm);
+				}
+				fputs("\"/>\n", o);
+				for (size_t k = i; k < j; k++) {
+					const struct tpoint *q = VEC_AT(pts, struct tpoint, k);
+					if (!q->stall || isnan(q->v))
+						continue;
+					double v = isnan(q->v) ? 0 : q->v;
+					fprintf(o, "<circle class=\"stall\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" "
+						   "fill=\"#d62728\"><title>stall: ",
+						x0 + (x1 - x0) * (q->t0 + q->t1) / 2 / tm,
+						y0 - (y0 - y1) * v / vm, p->rank < 0 ? "4" : "2.5");
+					if (p->rank < 0)
+						fputs("all clients", o);
+					else
+						fprintf(o, "rank %d", p->rank);
+					fprintf(o, ", %.3g to %.3g s: %.4g %s</title></circle>\n", q->t0, q->t1, v,
+						meta ? "operations/s" : "MB/s");
+				}
+			}
+			i = j;
+		}
+	}
+	fputs("</svg><figcaption class=\"note\">black: all clients", o);
+	if (ranks > 1 && ranks <= 8)
+		for (size_t i = 0; i < pts.n; i++) {
+			const struct tpoint *p = VEC_AT(pts, struct tpoint, i);
+			if (p->rank >= 0 && (i == 0 || VEC_AT(pts, struct tpoint, i - 1)->rank != p->rank))
+				fprintf(o, ", <span class=\"sw\" style=\"background:%s\"></span>rank %d",
+					palette[p->rank % (int)NPALETTE], p->rank);
+		}
+	fputs("</figcaption></figure>\n", o);
+	vec_release(&pts);
+}
+
+/* Throughput over time (the elbencho live view, kept): for each
+ * combination, each phase's intervals. */
+static void chart_time_series(FILE *o, struct page *pg)
+{
+	char label[4096], sql[6000];
+	label_sql(pg, label, sizeof(label));
+	snprintf(sql, sizeof(sql),
+		 "SELECT c.combo_id, c.seq + 1, %s, (SELECT group_concat(phase) FROM (SELECT DISTINCT "
+		 "i.phase, p.phase_order FROM interval i JOIN phase_run p ON p.combo_id = i.combo_id AND "
+		 "p.phase = i.phase WHERE i.combo_id = c.combo_id ORDER BY p.phase_order)), "
+		 "(SELECT MAX(width_ns) FROM interval i WHERE i.combo_id = c.combo_id) "
+		 "FROM combo c WHERE c.run_id = ?1 AND EXISTS (SELECT 1 FROM interval i WHERE "
+		 "i.combo_id = c.combo_id) ORDER BY c.seq",
+		 label);
+	sqlite3_stmt *st = run_query(pg, sql);
+	if (!st)
+		return; /* a store an older stcluster wrote: no intervals */
+	int shown = 0, more = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (shown == TS_MAX_COMBOS) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			fputs("<h2>Throughput over time</h2>\n<p class=\"note\">Each client's MB/s "
+			      "(operations/s for the metadata phases) per interval, and all clients' "
+			      "(black), from the start of the phase's figures (after --ramp). A red mark "
+			      "is a stall: an interval under half the median of that client's (or, while "
+			      "every client runs, all clients') whole intervals in the phase.</p>\n",
+			      o);
+		char w[32] = "";
+		st_format_duration(sqlite3_column_int64(st, 4), w, sizeof(w));
+		fprintf(o, "<details%s><summary>seq %d: ", shown <= 4 ? " open" : "",
+			sqlite3_column_int(st, 1));
+		esc(o, (const char *)sqlite3_column_text(st, 2));
+		fputs(" (intervals of ", o);
+		esc(o, w);
+		fputs(")</summary><div class=\"grid\">\n", o);
+		const char *phases = (const char *)sqlite3_column_text(st, 3);
+		char list[256];
+		st_copy(list, sizeof(list), phases ? phases : "");
+		for (char *save = NULL, *ph = strtok_r(list, ",", &save); ph; ph = strtok_r(NULL, ",", &save))
+			ts_phase(o, pg, sqlite3_column_int64(st, 0), ph);
+		fputs("</div></details>\n", o);
+	}
+	sqlite3_finalize(st);
+	if (more)
+		fprintf(o, "<p class=\"note\">%d more combinations: <code>stcluster query \"SELECT * "
+			   "FROM interval_summary\"</code>.</p>\n",
+			more);
+}
+
 static const char style[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
 	"margin:24px auto;max-width:1160px;padding:0 16px}\n"
@@ -1268,6 +1502,8 @@ int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
 	chart_main_effects(out, &pg);
 	chart_interactions(out, &pg);
 	chart_sizes(out, &pg);
+	section_meta(out, &pg);
+	chart_time_series(out, &pg);
 	section_ranking(out, &pg);
 	section_verdicts(out, &pg);
 	section_failures(out, &pg);

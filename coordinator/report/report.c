@@ -87,7 +87,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
 		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
-		 "s.clients, s.errors, %s"
+		 "s.clients, s.errors, %s%s%s"
 		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' THEN c.message END, "
 		 "CASE WHEN p.skew_ns > 0.01 * s.span_ns THEN 'barrier skew ' || "
 		 "ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END, "
@@ -101,6 +101,13 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
 		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
+		 st_run_has_mixed(db, run) ? "ROUND(s.read_pct, 1) AS \"read %\", "
+					     "ROUND(s.read_mbps, 1) AS \"read MB/s\", "
+					     "ROUND(s.write_mbps, 1) AS \"write MB/s\", "
+					   : "",
+		 st_run_stalls(db, run) ? "(SELECT SUM(i.stall) FROM interval_rank i WHERE i.combo_id = "
+					  "c.combo_id AND i.phase = p.phase) AS stalls, "
+					: "",
 		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;

@@ -42,7 +42,8 @@ static int sweep_option(const char *name, size_t len)
 }
 
 /* Write value token tok (len bytes; quoted: tok is inside the quotes) of
- * option id as SQL: a size as bytes, an enum word as a string. */
+ * option id as SQL: a size as bytes, a duration as ns, an enum word as a
+ * string (a --data pattern is quoted: data = 'compress:50'). */
 static void put_value(struct st_strbuf *b, int id, const char *tok, size_t len, int quoted)
 {
 	char v[128];
@@ -54,6 +55,14 @@ static void put_value(struct st_strbuf *b, int id, const char *tok, size_t len, 
 			const char *why;
 			if (st_parse_size(v, &bytes, &why) == 0) {
 				st_strbuf_addf(b, "%lld", (long long)bytes);
+				return;
+			}
+		} else if (st_options[id].type == ST_T_DURATION) {
+			/* stored in ns: "runtime=10" is ten seconds, as on the command line */
+			int64_t ns;
+			const char *why;
+			if (st_parse_duration(v, st_options[id].unit_ns, &ns, &why) == 0) {
+				st_strbuf_addf(b, "%lld", (long long)ns);
 				return;
 			}
 		} else if (st_options[id].type == ST_T_ENUM && !quoted) {

@@ -70,25 +70,32 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
  * them (a --resume adds hosts, a baseline adds a row): a change made in
  * between stays visible. The result hash is rebuilt from the stored row
  * hashes, which the audit checks one by one.
+ *
+ * A table a later schema version added ("later") names itself in a hash
+ * only with its first row, so a combination stored before it existed (no
+ * rows there) keeps its hash; a store of an older version, read-only,
+ * has no such table, and it is left out.
  */
 struct hashed_table {
 	const char *table;
 	const char *by;	   /* the column that selects the rows (?1) */
 	const char *order; /* the key columns; NULL: no key, every column */
+	int later;	   /* added after version 2: named with its first row only */
 };
 
 static const struct hashed_table combo_tables[] = {
-	{ "combo", "combo_id", "run_id, seq" },
-	{ "effective_option", "combo_id", "rank, option" },
-	{ "combo_failure", "combo_id", "rank" },
-	{ "phase_run", "combo_id", "phase" },
-	{ "rank_result", "combo_id", "phase, rank" },
-	{ "thread_result", "combo_id", "phase, rank, thread" },
-	{ "sample", "combo_id", NULL },
+	{ "combo", "combo_id", "run_id, seq", 0 },
+	{ "effective_option", "combo_id", "rank, option", 0 },
+	{ "combo_failure", "combo_id", "rank", 0 },
+	{ "phase_run", "combo_id", "phase", 0 },
+	{ "rank_result", "combo_id", "phase, rank", 0 },
+	{ "thread_result", "combo_id", "phase, rank, thread", 0 },
+	{ "sample", "combo_id", NULL, 0 },
+	{ "interval", "combo_id", "phase, rank, idx", 1 }, /* version 3 */
 };
-static const struct hashed_table run_table = { "run", "run_id", "run_id" };
-static const struct hashed_table host_table = { "host", "run_id", "rank" };
-static const struct hashed_table baseline_table = { "baseline", "run_id", NULL };
+static const struct hashed_table run_table = { "run", "run_id", "run_id", 0 };
+static const struct hashed_table host_table = { "host", "run_id", "rank", 0 };
+static const struct hashed_table baseline_table = { "baseline", "run_id", NULL, 0 };
 
 /* The run row: what is fixed when the run begins, and what its end (or an
  * abort, or a resume) sets. */
@@ -104,6 +111,8 @@ static const char *const unhashed_columns[] = { "combo_id", "row_hash", "config_
 /* One table's rows for one key: a statement and its column names. */
 struct hq {
 	const char *table;
+	int later;	  /* hashed_table.later */
+	int absent;	  /* a later table this (older, read-only) store lacks */
 	sqlite3_stmt *st;
 	char **names;
 	int ncols;
@@ -176,6 +185,11 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 		sqlite3_finalize(ti);
 		if (rc != SQLITE_DONE)
 			return fail(err, n, "store: %s", sqlite3_errmsg(db));
+	}
+	q->later = t->later;
+	if (q->ncols == 0 && t->later) {
+		q->absent = 1;
+		return 0;
 	}
 	if (q->ncols == 0)
 		return fail(err, n, "store: table %s is missing", t->table);
@@ -273,14 +287,22 @@ struct st_hasher *st_hasher_new(sqlite3 *db, char *err, size_t n)
 static int hq_digest(struct st_digest *d, struct hq *q, const char *text, int64_t key,
 		     int64_t *rows, char *err, size_t n)
 {
+	if (q->absent) {
+		if (rows)
+			*rows = 0;
+		return 0;
+	}
 	if (text)
 		sqlite3_bind_text(q->st, 1, text, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_int64(q->st, 1, key);
-	st_digest_field(d, 'T', q->table, strlen(q->table));
+	if (!q->later)
+		st_digest_field(d, 'T', q->table, strlen(q->table));
 	int64_t k = 0;
 	int rc;
 	while ((rc = sqlite3_step(q->st)) == SQLITE_ROW) {
+		if (q->later && !k)
+			st_digest_field(d, 'T', q->table, strlen(q->table));
 		st_digest_row(d, q->st, (const char *const *)q->names, q->ncols);
 		k++;
 	}

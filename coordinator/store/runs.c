@@ -101,3 +101,20 @@ int st_run_has_baseline(sqlite3 *db, const char *run)
 {
 	return run_int(db, "SELECT COUNT(*) FROM baseline WHERE run_id = ? AND mbps > 0", run) > 0;
 }
+
+int st_run_has_mixed(sqlite3 *db, const char *run)
+{
+	return run_int(db,
+		       "SELECT COUNT(*) FROM phase_run p JOIN combo c USING (combo_id) "
+		       "WHERE c.run_id = ? AND p.phase IN ('rw', 'randrw')",
+		       run) > 0;
+}
+
+long long st_run_stalls(sqlite3 *db, const char *run)
+{
+	/* a store an older stcluster last wrote has no interval views: 0 */
+	return run_int(db,
+		       "SELECT COUNT(*) FROM interval_rank i JOIN combo c USING (combo_id) "
+		       "WHERE c.run_id = ? AND i.stall",
+		       run);
+}

@@ -24,4 +24,11 @@ int st_run_iterations(sqlite3 *db, const char *run);
 /* Whether the run measured baselines (then reports name bottlenecks). */
 int st_run_has_baseline(sqlite3 *db, const char *run);
 
+/* Does the run have a mixed phase (rw, randrw)? */
+int st_run_has_mixed(sqlite3 *db, const char *run);
+
+/* Stalled intervals of the run's client ranks (view interval_rank; 0 when
+ * the store has none). */
+long long st_run_stalls(sqlite3 *db, const char *run);
+
 #endif

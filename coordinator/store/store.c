@@ -35,6 +35,25 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	/* 3 (issue 14): how each thread issued its calls (--iodepth through
 	 * io_uring, libaio, or one at a time); NULL in the rows written before */
 	"ALTER TABLE thread_result ADD COLUMN io_mode TEXT;",
+	/* 4 (issue 13)'s workloads: each direction of a mixed phase apart, the
+	 * stonewall, throughput over time; NULL (no rows) in the runs before */
+	"ALTER TABLE phase_run ADD COLUMN read_lat_p50_ns INTEGER; "
+	"ALTER TABLE phase_run ADD COLUMN read_lat_p99_ns INTEGER; "
+	"ALTER TABLE phase_run ADD COLUMN write_lat_p50_ns INTEGER; "
+	"ALTER TABLE phase_run ADD COLUMN write_lat_p99_ns INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN read_bytes INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN read_ops INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN read_lat_p50_ns INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN read_lat_p99_ns INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN write_lat_p50_ns INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN write_lat_p99_ns INTEGER; "
+	"ALTER TABLE rank_result ADD COLUMN stonewall_hit INTEGER; "
+	"ALTER TABLE thread_result ADD COLUMN read_bytes INTEGER; "
+	"ALTER TABLE thread_result ADD COLUMN read_ops INTEGER; "
+	"CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), "
+	"phase TEXT NOT NULL, rank INTEGER NOT NULL, idx INTEGER NOT NULL, t_ns INTEGER NOT NULL, "
+	"end_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL, bytes INTEGER, ops INTEGER, "
+	"read_bytes INTEGER, read_ops INTEGER, PRIMARY KEY (combo_id, phase, rank, idx));",
 };
 
 struct st_store {
@@ -44,6 +63,7 @@ struct st_store {
 	sqlite3_stmt *ins_ranks, *ins_threads; /* STORE_BATCH rows a statement (issue 14) */
 	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
 	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
+	sqlite3_stmt *ins_interval;
 	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
 };
 
@@ -141,8 +161,10 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 
 static const char *column_type(int id)
 {
-	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ? "TEXT"
-										     : "INTEGER";
+	return st_options[id].type == ST_T_ENUM || st_options[id].type == ST_T_STRING ||
+			       st_options[id].type == ST_T_DATA
+		       ? "TEXT"
+		       : "INTEGER";
 }
 
 static int add_column(sqlite3 *db, const char *table, const char *name, const char *type,
@@ -180,7 +202,8 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 }
 
 static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
-					  "client_result", "run_summary" };
+					  "client_result", "run_summary", "interval_summary",
+					  "interval_rank" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {
@@ -243,17 +266,19 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
  * (one statement, one VDBE run for them all), the rest one by one: rank 0's
  * cost per combination is the rows, not a statement per rank. */
 #define STORE_BATCH 32
-#define RANK_COLS 27
+#define RANK_COLS 34
 #define RANK_INSERT                                                                             \
 	"INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, release_ns, " \
 	"start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, deadline_hit, errno, "      \
 	"errno_name, err_op, err_offset, err_count, message, lat_mean_ns, lat_p50_ns, "          \
-	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset) VALUES "
-#define THREAD_COLS 17
+	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset, read_bytes, read_ops, "     \
+	"read_lat_p50_ns, read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns, stonewall_hit) "  \
+	"VALUES "
+#define THREAD_COLS 19
 #define THREAD_INSERT                                                                          \
 	"INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, start_ns, end_ns, " \
 	"cpuset, last_cpu, errno, err_op, err_offset, lat_p50_ns, lat_p99_ns, lat_max_ns, "      \
-	"io_mode) VALUES "
+	"io_mode, read_bytes, read_ops) VALUES "
 
 /* head, then `rows` groups of `cols` placeholders */
 static int prepare_rows(struct st_store *s, sqlite3_stmt **st, const char *head, int cols,
@@ -308,13 +333,18 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->ins_phase,
 		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
 		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
-		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop) VALUES (?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop, read_lat_p50_ns, "
+		    "read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns) VALUES (?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare_rows(s, &s->ins_rank, RANK_INSERT, RANK_COLS, 1, err, n) ||
 	    prepare_rows(s, &s->ins_ranks, RANK_INSERT, RANK_COLS, STORE_BATCH, err, n) ||
 	    prepare_rows(s, &s->ins_thread, THREAD_INSERT, THREAD_COLS, 1, err, n) ||
 	    prepare_rows(s, &s->ins_threads, THREAD_INSERT, THREAD_COLS, STORE_BATCH, err, n) ||
+	    prepare(s, &s->ins_interval,
+		    "INSERT INTO interval (combo_id, phase, rank, idx, t_ns, end_ns, width_ns, bytes, "
+		    "ops, read_bytes, read_ops) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    err, n) ||
 	    prepare(s, &s->ins_host,
 		    "INSERT OR IGNORE INTO host (run_id, rank, hostname, addresses, role, local_rank, "
 		    "local_size, cores, pus, numa_nodes, mem_bytes, kernel, cpu_model, pid, "
@@ -446,6 +476,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->set_config_hash);
 	sqlite3_finalize(s->set_baseline_hash);
 	sqlite3_finalize(s->set_result_hash);
+	sqlite3_finalize(s->ins_interval);
 	st_hasher_free(s->h);
 	sqlite3_close_v2(s->db);
 	free(s);
@@ -876,6 +907,11 @@ static void bind_value(sqlite3_stmt *st, int i, const struct st_config *cfg, int
 		sqlite3_bind_null(st, i);
 	else if (st_options[id].type == ST_T_ENUM)
 		bind_text(st, i, st_options[id].choices[v]);
+	else if (st_options[id].type == ST_T_DATA) {
+		char text[64];
+		st_opt_value_text(cfg, id, v, text, sizeof(text));
+		bind_text(st, i, text);
+	}
 	else if (st_options[id].type == ST_T_STRING)
 		bind_text(st, i, st_optval_str(&cfg->o[id], (int)v));
 	else
@@ -929,6 +965,17 @@ static void bind_rank_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *
 		sqlite3_bind_int64(q, o + 24, (sqlite3_int64)rr->hist.max_ns);
 		sqlite3_bind_blob(q, o + 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
 	}
+	if (rr->nthreads) {
+		sqlite3_bind_int64(q, o + 28, (sqlite3_int64)rr->read_bytes);
+		sqlite3_bind_int64(q, o + 29, (sqlite3_int64)rr->read_ops);
+		sqlite3_bind_int(q, o + 34, (rr->flags & ST_TF_STONEWALL) != 0);
+	}
+	if (rr->hist_read.count && rr->hist_write.count) {
+		sqlite3_bind_int64(q, o + 30, (sqlite3_int64)st_hist_quantile(&rr->hist_read, 0.5));
+		sqlite3_bind_int64(q, o + 31, (sqlite3_int64)st_hist_quantile(&rr->hist_read, 0.99));
+		sqlite3_bind_int64(q, o + 32, (sqlite3_int64)st_hist_quantile(&rr->hist_write, 0.5));
+		sqlite3_bind_int64(q, o + 33, (sqlite3_int64)st_hist_quantile(&rr->hist_write, 0.99));
+	}
 }
 
 /* One thread_result row's values into q, from parameter o + 1 on. */
@@ -956,6 +1003,8 @@ static void bind_thread_row(sqlite3_stmt *q, int o, int64_t combo_id, const char
 		sqlite3_bind_int64(q, o + 16, (sqlite3_int64)t->hist.max_ns);
 	}
 	bind_text(q, o + 17, t->io_mode[0] ? t->io_mode : NULL);
+	sqlite3_bind_int64(q, o + 18, (sqlite3_int64)t->read_bytes);
+	sqlite3_bind_int64(q, o + 19, (sqlite3_int64)t->read_ops);
 }
 
 static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
@@ -965,8 +1014,10 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
 	int any_err = 0;
 	const char *first_msg = NULL;
-	struct st_hist h;
+	struct st_hist h, hr, hw;
 	st_hist_init(&h);
+	st_hist_init(&hr);
+	st_hist_init(&hw);
 	for (int r = 0; r < nranks; r++) {
 		const struct st_rank_result *rr = &p->ranks[r];
 		if (rr->release_ns < rmin)
@@ -977,6 +1028,9 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		if (!first_msg && (rr->error.err || rr->bad_blocks))
 			first_msg = rr->message[0] ? rr->message : "data did not verify";
 		st_hist_merge(&h, &rr->hist);
+
+		st_hist_merge(&hr, &rr->hist_read);
+		st_hist_merge(&hw, &rr->hist_write);
 	}
 	/* the rows, STORE_BATCH a statement while there are that many left */
 	for (int r = 0; r < nranks;) {
@@ -1020,8 +1074,31 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			bind_text(q, 16, p->ranks[r].cache_drop);
 			break;
 		}
+	if (hr.count && hw.count) {
+		sqlite3_bind_int64(q, 17, (sqlite3_int64)st_hist_quantile(&hr, 0.5));
+		sqlite3_bind_int64(q, 18, (sqlite3_int64)st_hist_quantile(&hr, 0.99));
+		sqlite3_bind_int64(q, 19, (sqlite3_int64)st_hist_quantile(&hw, 0.5));
+		sqlite3_bind_int64(q, 20, (sqlite3_int64)st_hist_quantile(&hw, 0.99));
+	}
 	if (step(s, q, err, n))
 		return -1;
+	for (size_t i = 0; i < p->nintervals; i++) {
+		const struct st_interval *x = &p->intervals[i];
+		sqlite3_stmt *f = s->ins_interval;
+		sqlite3_bind_int64(f, 1, combo_id);
+		bind_text(f, 2, phase);
+		sqlite3_bind_int(f, 3, x->rank);
+		sqlite3_bind_int64(f, 4, x->idx);
+		sqlite3_bind_int64(f, 5, x->t_ns);
+		sqlite3_bind_int64(f, 6, x->end_ns);
+		sqlite3_bind_int64(f, 7, x->width_ns);
+		sqlite3_bind_int64(f, 8, (sqlite3_int64)x->bytes);
+		sqlite3_bind_int64(f, 9, (sqlite3_int64)x->ops);
+		sqlite3_bind_int64(f, 10, (sqlite3_int64)x->read_bytes);
+		sqlite3_bind_int64(f, 11, (sqlite3_int64)x->read_ops);
+		if (step(s, f, err, n))
+			return -1;
+	}
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct st_sample *x = &p->samples[i];
 		sqlite3_stmt *f = s->ins_sample;

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 3
+#define ST_SCHEMA_VERSION 4
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,
@@ -118,6 +118,8 @@ struct st_phase_record {
 	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
 	const struct st_sample *samples; /* server ranks' samples, all ranks */
 	size_t nsamples;
+	const struct st_interval *intervals; /* every rank's, of one width (common/interval.h) */
+	size_t nintervals;
 };
 
 struct st_combo_record {

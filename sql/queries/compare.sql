@@ -24,12 +24,14 @@ WITH k AS (
 	SELECT c.*,
 	       json_array("block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
 	                  "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
-	                  "nconnect", "ac", "actimeo", "iodepth", "mount-opts") AS config
+	                  "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size",
+	                  "fanout", "layout", "access", "rwmix", "runtime", "ramp", "stonewall",
+	                  "rwsize", "set") AS config
 	FROM combo c
 	WHERE c.run_id IN (:run_a, :run_b)
 ), x AS (
 	SELECT k.config, k.run_id, p.phase, p.phase_order,
-	       CASE WHEN p.status = 'ok' THEN s.agg_mbps END AS y
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM k
 	JOIN phase_run p ON p.combo_id = k.combo_id
 	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase

@@ -8,7 +8,9 @@
 -- In the sqlite3 shell:  .param set :run "'<run id>'"   .read sql/queries/effects.sql
 --
 -- Observations: one per combination, iteration and phase that ran without
--- error (its aggregate MB/s, 10^6 bytes/s). For a phase with grand mean m:
+-- error (its aggregate MB/s, 10^6 bytes/s; for the metadata phases create,
+-- stat, open and remove its operations per second, in the same columns).
+-- For a phase with grand mean m:
 --   main rows (kind 'main'), one per option and level i:
 --     mbps = m_i, the mean at that level; sd, min, max over its observations;
 --     departure = m_i - m;  effect = max - min of m_i over the option's levels
@@ -28,7 +30,8 @@
 WITH r AS (
 	SELECT COALESCE(:run, (SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 1)) AS run_id
 ), y AS (
-	SELECT s.combo_id, s.phase, s.phase_order, s.agg_mbps AS y
+	SELECT s.combo_id, s.phase, s.phase_order,
+	       CASE WHEN s.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END AS y
 	FROM phase_summary s JOIN r ON r.run_id = s.run_id
 	WHERE s.status = 'ok' AND s.agg_mbps IS NOT NULL AND (:phase IS NULL OR s.phase = :phase)
 ), c AS (
@@ -59,6 +62,21 @@ WITH r AS (
 	UNION ALL SELECT combo_id, 19, 'actimeo', CAST("actimeo" AS TEXT), "actimeo" FROM c
 	UNION ALL SELECT combo_id, 20, 'iodepth', CAST("iodepth" AS TEXT), "iodepth" FROM c
 	UNION ALL SELECT combo_id, 21, 'mount-opts', CAST("mount-opts" AS TEXT), "mount-opts" FROM c
+	UNION ALL SELECT combo_id, 22, 'files', CAST("files" AS TEXT), "files" FROM c
+	UNION ALL SELECT combo_id, 23, 'file-size', 
+	       CASE WHEN "file-size" % 1099511627776 = 0 THEN ("file-size" / 1099511627776) || 't' WHEN "file-size" % 1073741824 = 0 THEN ("file-size" / 1073741824) || 'g' WHEN "file-size" % 1048576 = 0 THEN ("file-size" / 1048576) || 'm' WHEN "file-size" % 1024 = 0 THEN ("file-size" / 1024) || 'k' ELSE CAST("file-size" AS TEXT) END, "file-size" FROM c
+	UNION ALL SELECT combo_id, 24, 'fanout', CAST("fanout" AS TEXT), "fanout" FROM c
+	UNION ALL SELECT combo_id, 25, 'layout', CAST("layout" AS TEXT), "layout" FROM c
+	UNION ALL SELECT combo_id, 26, 'access', CAST("access" AS TEXT), "access" FROM c
+	UNION ALL SELECT combo_id, 27, 'rwmix', CAST("rwmix" AS TEXT), "rwmix" FROM c
+	UNION ALL SELECT combo_id, 28, 'runtime', 
+	       CASE WHEN "runtime" % 1000000000 = 0 THEN ("runtime" / 1000000000) || 's' WHEN "runtime" % 1000000 = 0 THEN ("runtime" / 1000000) || 'ms' ELSE CAST("runtime" AS TEXT) || 'ns' END, "runtime" FROM c
+	UNION ALL SELECT combo_id, 29, 'ramp', 
+	       CASE WHEN "ramp" % 1000000000 = 0 THEN ("ramp" / 1000000000) || 's' WHEN "ramp" % 1000000 = 0 THEN ("ramp" / 1000000) || 'ms' ELSE CAST("ramp" AS TEXT) || 'ns' END, "ramp" FROM c
+	UNION ALL SELECT combo_id, 30, 'stonewall', CAST("stonewall" AS TEXT), "stonewall" FROM c
+	UNION ALL SELECT combo_id, 31, 'rwsize', 
+	       CASE WHEN "rwsize" % 1099511627776 = 0 THEN ("rwsize" / 1099511627776) || 't' WHEN "rwsize" % 1073741824 = 0 THEN ("rwsize" / 1073741824) || 'g' WHEN "rwsize" % 1048576 = 0 THEN ("rwsize" / 1048576) || 'm' WHEN "rwsize" % 1024 = 0 THEN ("rwsize" / 1024) || 'k' ELSE CAST("rwsize" AS TEXT) END, "rwsize" FROM c
+	UNION ALL SELECT combo_id, 32, 'set', CAST("set" AS TEXT), "set" FROM c
 ), f AS (
 	-- the options that vary in the run
 	SELECT factor FROM lv GROUP BY factor HAVING COUNT(DISTINCT quote(level_key)) > 1

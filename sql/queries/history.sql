@@ -33,10 +33,12 @@ WITH hosts AS (
 	       json_array(c."block", c."size", c."threads", c."direct", c."fsync", c."reorder",
 	                  c."bind", c."data", c."vers", c."proto", c."rsize", c."wsize", c."sync",
 	                  c."hard", c."timeo", c."retrans", c."nconnect", c."ac", c."actimeo",
-	                  c."iodepth", c."mount-opts") AS config,
+	                  c."iodepth", c."mount-opts", c."files", c."file-size", c."fanout", c."layout",
+	                  c."access", c."rwmix", c."runtime", c."ramp", c."stonewall", c."rwsize",
+	                  c."set") AS config,
 	       r.started_at AS run_started_at, r.label, COALESCE(h.hosts, '') AS hosts, r.nranks AS ranks,
 	       p.phase, p.phase_order,
-	       CASE WHEN p.status = 'ok' THEN s.agg_mbps END AS y
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM combo c
 	JOIN run r ON r.run_id = c.run_id
 	LEFT JOIN hosts h ON h.run_id = c.run_id
@@ -48,7 +50,8 @@ WITH hosts AS (
 	-- same in every row of a group: bare columns are well defined)
 	SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
 	       "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
-	       "nconnect", "ac", "actimeo", "iodepth", "mount-opts",
+	       "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size", "fanout",
+	       "layout", "access", "rwmix", "runtime", "ramp", "stonewall", "rwsize", "set",
 	       config, run_id, run_started_at AS started_at, label, hosts, ranks, phase, phase_order,
 	       COUNT(y) AS n, AVG(y) AS mbps, TOTAL(y) AS s1, TOTAL(y * y) AS s2,
 	       COUNT(*) - COUNT(y) AS failed
@@ -66,7 +69,8 @@ WITH hosts AS (
 )
 SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
        "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
-       "nconnect", "ac", "actimeo", "iodepth", "mount-opts",
+       "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size", "fanout",
+       "layout", "access", "rwmix", "runtime", "ramp", "stonewall", "rwsize", "set",
        config, run_id, started_at, label, hosts, ranks, phase, phase_order,
        n, mbps,
        CASE WHEN n > 1 THEN sqrt(MAX(0.0, (s2 - s1 * s1 / n) / (n - 1))) END AS sd_mbps,

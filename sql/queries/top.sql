@@ -30,7 +30,7 @@ WITH r AS (
 	       s.clients AS x_clients,
 	       CASE WHEN p.status = 'ok' THEN s.bytes END AS x_bytes,
 	       CASE WHEN p.status = 'ok' THEN s.span_ns END AS x_span_ns,
-	       CASE WHEN p.status = 'ok' THEN s.agg_mbps END AS x_mbps,
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS x_mbps,
 	       CASE WHEN p.status = 'ok' THEN s.min_client_mbps END AS x_min,
 	       CASE WHEN p.status = 'ok' THEN s.max_client_mbps END AS x_max,
 	       CASE WHEN p.status = 'ok' THEN v.pct_of_limit END AS x_pct,

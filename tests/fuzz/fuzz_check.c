@@ -3,6 +3,7 @@
  */
 #include "fuzz_check.h"
 
+#include "../../common/data.h"
 #include "../../worker/engine.h"
 #include "../../worker/mount.h"
 
@@ -108,6 +109,10 @@ void fuzz_check_config(const struct st_config *cfg)
 		case ST_T_ERRNO:
 			FUZZ_CHECK(ov->v[0] > 0 && ov->v[0] <= 4095);
 			break;
+		case ST_T_DATA:
+			for (int k = 0; k < ov->n; k++)
+				FUZZ_CHECK(st_data_valid(ov->v[k]));
+			break;
 		default: /* sizes, counts, durations */
 			for (int k = 0; k < ov->n; k++) {
 				int64_t v = ov->v[k];
@@ -146,9 +151,27 @@ static void check_combo(const struct st_config *cfg, uint64_t index)
 	FUZZ_CHECK(c.index == index);
 	/* the matrix index is mixed radix, the first sweep option slowest */
 	uint64_t back = 0;
+	int exact = 1; /* no value of a list replaced (only a refused plan does that) */
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!(st_options[i].flags & ST_OF_SWEEP)) {
 			FUZZ_CHECK(c.v[i] == 0);
+			continue;
+		}
+		/* a --set gives its options their values; rwsize is rsize and wsize */
+		int64_t want, v;
+		int derived = 0;
+		if (c.v[ST_OPT_SET] != ST_UNSET && st_set_lookup(cfg, (int)c.v[ST_OPT_SET], i, &v)) {
+			want = v;
+			derived = 1;
+		}
+		if ((i == ST_OPT_RSIZE || i == ST_OPT_WSIZE) && c.v[ST_OPT_RWSIZE] != ST_UNSET) {
+			want = c.v[ST_OPT_RWSIZE];
+			derived = 1;
+		}
+		if (derived) {
+			FUZZ_CHECK(c.v[i] == want);
+			if (cfg->o[i].n)
+				exact = 0;
 			continue;
 		}
 		if (!cfg->o[i].n) {
@@ -159,7 +182,7 @@ static void check_combo(const struct st_config *cfg, uint64_t index)
 		FUZZ_CHECK(pos >= 0);
 		back = back * (uint64_t)cfg->o[i].n + (uint64_t)pos;
 	}
-	FUZZ_CHECK(back == index);
+	FUZZ_CHECK(!exact || back == index);
 
 	/* exactly sized buffers: ASan sees a write past them */
 	size_t sizes[] = { 1, 17, 4096 };

@@ -73,7 +73,7 @@ t_bad_run_options() {
 	bad_case "--phases: unknown value 'erase'" $TG $D --phases write,erase
 	bad_case "--direct: unknown value 'maybe' (one of: off, on)" $TG $D --direct maybe
 	bad_case "--bind: unknown value 'socket'" $TG $D --bind socket
-	bad_case "--data: unknown value 'ones'" $TG $D --data ones
+	bad_case "--data: invalid pattern 'ones'" $TG $D --data ones
 	bad_case "--iterations: '0' is out of range" $TG $D --iterations 0
 	bad_case "--deadline: invalid duration '5x'" $TG $D --deadline 5x
 	bad_case "--null-delay: only for --engine null" $TG $D --null-delay 1ms
@@ -118,8 +118,40 @@ t_bad_run_options() {
 	bad_case "has an unknown parameter 'foo'" $D --engine libnfs --target "nfs://127.0.0.1/export?foo=1"
 	bad_case "nfsport must be a port number (1-65535), not 'x'" $D --engine libnfs --target "nfs://127.0.0.1/export?nfsport=x"
 	bad_case "--mount: only for --engine posix" $D --engine libnfs --target nfs://127.0.0.1/export --mount 127.0.0.1:/x
+	# issue 13's workloads: each option's value, and where it means nothing
+	M="--phases create,stat"
+	bad_case "--files: '0' is out of range" $TG $D $M --files 0
+	bad_case "--file-size: invalid size '4q'" $TG $D $M --file-size 4q
+	bad_case "--file-size: '65m' is out of range" $TG $D $M --file-size 65m
+	bad_case "--fanout: '0' is out of range" $TG $D $M --fanout 0
+	bad_case "--layout: unknown value 'striped' (one of: file-per-thread, shared)" $TG $D --layout striped
+	bad_case "--access: unknown value 'random' (one of: segmented, strided)" $TG $D --layout shared --access random
+	bad_case "--rwmix: '101' is out of range" $TG $D --phases rw --rwmix 101
+	bad_case "--runtime: invalid duration '5x'" $TG $D --runtime 5x
+	bad_case "--runtime: '0' is out of range" $TG $D --runtime 0
+	bad_case "--ramp: invalid duration 'soon'" $TG $D --ramp soon
+	bad_case "--stonewall: unknown value 'yes' (one of: off, on)" $TG $D --stonewall yes
+	bad_case "--rwsize: '3000' is not a multiple of 4k" $D --engine null --rwsize 3000
+	bad_case "--set 'vers': 'vers' is not KEY=VALUE" $D --engine null --set vers
+	bad_case "--set 'vers=5': --vers: unknown value '5'" $D --engine null --set vers=5
+	bad_case "--set 'target=/x': 'target' is not an option a set can give" $D --engine null --set target=/x
+	bad_case "--interval: '5ms' is out of range" $TG $D --interval 5ms
+	bad_case "--keep: unknown value 'maybe' (one of: off, on)" $TG $D --keep maybe
+	bad_case "--null-delay-step: only for --engine null" $TG $D --null-delay-step 1ms
+	bad_case "--data: invalid pattern 'compress:0'" $TG $D --data compress:0
+	bad_case "--data: invalid pattern 'dedupe:50+dedupe:5'" $TG $D --data dedupe:50+dedupe:5
+	bad_case "--files: only for the metadata phases (create, stat, open, remove), and --phases has none" $TG $D --files 10
+	bad_case "--rwmix: only for the mixed phases (rw, randrw), and --phases has none" $TG $D --rwmix 70
+	bad_case "--layout: only for the data phases, and --phases has none" $TG $D $M --layout shared
+	bad_case "--access: only with --layout shared" $TG $D --access strided
+	bad_case "--stonewall on: a time-based phase (--runtime) has no first client" $TG $D --stonewall on --runtime 5
+	bad_case "--runtime: 20s of runtime and ramp does not end before --deadline 10s" $TG $D --runtime 15 --ramp 5 --deadline 10
+	bad_case "--rwsize: sets rsize and wsize together" $D --engine null --rwsize 64k --wsize 1m
+	bad_case "--block: given as an option and in --set 'block=4k'" $D --engine null --block 8k --set block=4k
+	bad_case "--rwsize: a mount option needs --mount SOURCE" $TG $D --rwsize 64k
+	bad_case "--vers: a mount option needs --mount SOURCE" $TG $D --set vers=3
 	echo "$bad_cases bad inputs refused"
-	[ $bad_cases -ge 60 ] || fail "the table has only $bad_cases cases" || return 1
+	[ $bad_cases -ge 95 ] || fail "the table has only $bad_cases cases" || return 1
 	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
 }
 

@@ -398,3 +398,33 @@ t_nfs_soft_run_goes_on_when_the_server_returns() {
 	# the first combination's files, whose removal timed out, are gone by the end
 	export_clean
 }
+
+t_nfs_workloads_metadata_and_shared_file() {
+	nfs_up || return $?
+	# the metadata phases as NFSv3 calls (CREATE; LOOKUP + GETATTR; LOOKUP +
+	# READ; REMOVE) from 2 ranks x 2 threads; the server's directory holds
+	# what they made: with --keep every file of the phases that create
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --threads 2 --files 30 --file-size 4k \
+		--fanout 1,3 --phases create,stat,open --verify on --keep on --db "$T/m.db" --quiet ||
+		fail "metadata run failed" || return 1
+	expect_eq "$(q m.db "SELECT COUNT(*) || ' ' || SUM(ops) || ' ' || SUM(bad_blocks) FROM rank_result")" \
+		"12 720 0" "operations, every file read back verified" || return 1
+	for c in 0 1; do
+		expect_eq "$(find "$T"/export/stcluster-*/c$c -type f -name 'f*' -size 4k | wc -l)" 120 \
+			"combination $c: files on the server" || return 1
+	done
+	expect_eq "$(find "$T"/export/stcluster-*/c1 -type d -name 'd[0-9]*' | wc -l)" 12 "fan-out directories" || return 1
+	# created and removed through NFS: nothing left on the server
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --threads 2 --files 30 --phases create,remove \
+		--db "$T/r.db" --quiet || fail "remove run failed" || return 1
+	expect_eq "$(q r.db "SELECT ops FROM phase_summary WHERE phase = 'remove'")" 120 "removes" || return 1
+	expect_eq "$(find "$T"/export -newer "$T/m.db" -type f | wc -l)" 0 "files left by the remove run" || return 1
+	# one shared file, 3 ranks, strided, every byte read back (also another rank's region)
+	$MPIRUN -np 3 $ST --engine libnfs --target "$URL" --layout shared --access strided --threads 2 \
+		--block 64k --size 512k --phases write,read,rw --verify on --db "$T/s.db" --quiet ||
+		fail "shared run failed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) || ' ' || SUM(bad_blocks) || ' ' || MIN(bytes) FROM rank_result")" \
+		"9 0 1048576" "shared file verified" || return 1
+	expect_eq "$(q s.db "SELECT status FROM combo")" ok "shared combination" || return 1
+	rm -rf "$T"/export/stcluster-*
+}

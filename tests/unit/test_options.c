@@ -20,7 +20,7 @@ static void table_is_consistent(void)
 		if (d->type == ST_T_ENUM)
 			CHECK(d->choices && d->choices[0]);
 		if (d->type != ST_T_FLAG && d->type != ST_T_STRING && d->type != ST_T_ENUM &&
-		    d->type != ST_T_ERRNO)
+		    d->type != ST_T_ERRNO && d->type != ST_T_DATA)
 			CHECK(d->max >= d->min);
 	}
 	struct st_config c;
@@ -248,7 +248,6 @@ static void choices_match_their_enums(void)
 		{ ST_OPT_VERIFY, ST_ON_OFF_COUNT, ST_ON, "on" },
 		{ ST_OPT_BASELINE, ST_ON_OFF_COUNT, ST_OFF, "off" },
 		{ ST_OPT_BIND, ST_BIND_COUNT, ST_BIND_NUMA, "numa" },
-		{ ST_OPT_DATA, ST_DATA_COUNT, ST_DATA_ZERO, "zero" },
 		{ ST_OPT_VERS, ST_VERS_COUNT, ST_VERS_4_1, "4.1" },
 		{ ST_OPT_PROTO, ST_PROTO_COUNT, ST_PROTO_RDMA, "rdma" },
 		{ ST_OPT_SYNC, ST_SYNC_COUNT, ST_SYNC_ASYNC, "async" },
@@ -256,6 +255,10 @@ static void choices_match_their_enums(void)
 		{ ST_OPT_AC, ST_AC_COUNT, ST_AC_NOAC, "noac" },
 		{ ST_OPT_PROGRESS, ST_PROGRESS_COUNT, ST_PROGRESS_PLAIN, "plain" },
 		{ ST_OPT_PHASES, ST_PHASE_COUNT, ST_PHASE_RANDREAD, "randread" },
+		{ ST_OPT_LAYOUT, ST_LAYOUT_COUNT, ST_LAYOUT_SHARED, "shared" },
+		{ ST_OPT_ACCESS, ST_ACCESS_COUNT, ST_ACCESS_STRIDED, "strided" },
+		{ ST_OPT_STONEWALL, ST_ON_OFF_COUNT, ST_ON, "on" },
+		{ ST_OPT_KEEP, ST_ON_OFF_COUNT, ST_OFF, "off" },
 	};
 	int seen = 0;
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {

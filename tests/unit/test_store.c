@@ -5,6 +5,7 @@
  */
 #include "../../common/options.h"
 #include "../../coordinator/store/digest.h"
+#include "../../coordinator/store/hash.h"
 #include "../../coordinator/store/store.h"
 #include "unit.h"
 
@@ -84,7 +85,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 6);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 8);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -373,6 +374,7 @@ struct fixture {
 	struct st_rank_result rr[3];
 	struct st_thread_result tr[2];
 	struct st_sample samples[2];
+	struct st_interval iv[2];
 	struct st_prepare_status prep[3];
 	struct st_combo combo;
 };
@@ -407,6 +409,12 @@ static void fixture_init(struct fixture *f)
 		snprintf(f->samples[k].metric, sizeof(f->samples[k].metric), "cpu_user_pct");
 		f->samples[k].value = 12.5 * (k + 1);
 	}
+	for (int k = 0; k < 2; k++) {
+		f->iv[k] = (struct st_interval){ .t_ns = 100 * k, .end_ns = 100 * k + 100,
+						 .width_ns = 100, .rank = k, .idx = 0,
+						 .bytes = 4096u * (unsigned)(k + 1), .ops = (unsigned)k + 1,
+						 .read_bytes = 1, .read_ops = 1 };
+	}
 	for (int r = 0; r < 3; r++) {
 		f->prep[r].eff.known = 1ull << ST_OPT_RSIZE;
 		f->prep[r].eff.v[ST_OPT_RSIZE] = 65536;
@@ -437,7 +445,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 	char err[ST_ERR_MAX];
 	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = f->rr, .threads = f->tr,
 				      .nthreads = 2, .gathered_ns = 5, .samples = f->samples,
-				      .nsamples = 2 };
+				      .nsamples = 2, .intervals = f->iv, .nintervals = 2 };
 	f->combo.seq = seq;
 	memset(&f->prep[1].err, 0, sizeof(f->prep[1].err));
 	if (failed) {
@@ -453,6 +461,26 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 		fprintf(stderr, "    combo %u: %s\n", seq, err);
 	return rc;
 }
+
+/* SQL that takes from a store what schema version 4 added (the views first:
+ * they name the columns). */
+#define V4_ADDED                                                                            \
+	"DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "                   \
+	"DROP VIEW phase_summary; DROP VIEW client_result; DROP VIEW run_summary; "         \
+	"DROP VIEW interval_summary; DROP VIEW interval_rank; DROP TABLE interval; "        \
+	"ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; "                                \
+	"ALTER TABLE phase_run DROP COLUMN read_lat_p99_ns; "                                \
+	"ALTER TABLE phase_run DROP COLUMN write_lat_p50_ns; "                               \
+	"ALTER TABLE phase_run DROP COLUMN write_lat_p99_ns; "                               \
+	"ALTER TABLE rank_result DROP COLUMN read_bytes; "                                   \
+	"ALTER TABLE rank_result DROP COLUMN read_ops; "                                     \
+	"ALTER TABLE rank_result DROP COLUMN read_lat_p50_ns; "                              \
+	"ALTER TABLE rank_result DROP COLUMN read_lat_p99_ns; "                              \
+	"ALTER TABLE rank_result DROP COLUMN write_lat_p50_ns; "                             \
+	"ALTER TABLE rank_result DROP COLUMN write_lat_p99_ns; "                             \
+	"ALTER TABLE rank_result DROP COLUMN stonewall_hit; "                                \
+	"ALTER TABLE thread_result DROP COLUMN read_bytes; "                                 \
+	"ALTER TABLE thread_result DROP COLUMN read_ops; "
 
 /* Altered items of the audit of run_id (-1 when the audit failed). */
 static int altered(struct st_store *s, const char *run_id, int *hashed)
@@ -730,9 +758,11 @@ static void audit_older_store(void)
 		goto out;
 	CHECK(fixture_begin(s, &f, "run-old", 2, 0) == 0);
 	CHECK(fixture_combo(s, &f, "run-old", 0, 0) == 0);
-	/* what version 1 wrote: the same rows, without the hash columns */
+	/* what version 1 wrote: the same rows, without the hash columns and
+	 * without what versions 3 and 4 added (io_mode; issue 13's table and columns) */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
+			   V4_ADDED
+			   "ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; "
@@ -777,6 +807,32 @@ out:
 	free(after);
 }
 
+/* The hashes of run's combinations and result, made anew from the rows as
+ * they are now: a store made older by dropping columns gets the hashes that
+ * older version would have written. */
+static void rehash_run(sqlite3 *db, const char *run)
+{
+	char err[ST_ERR_MAX], hex[ST_HASH_HEX], cfg[ST_HASH_HEX], base[ST_HASH_HEX],
+		res[ST_HASH_HEX], sql[200];
+	struct st_hasher *h = st_hasher_new(db, err, sizeof(err));
+	sqlite3_stmt *set_row = NULL, *set_res = NULL;
+	int found = 0;
+	CHECK(h != NULL);
+	CHECK(sqlite3_prepare_v2(db, "UPDATE combo SET row_hash = ?2 WHERE combo_id = ?1", -1,
+				 &set_row, NULL) == SQLITE_OK);
+	CHECK(sqlite3_prepare_v2(db, "UPDATE run SET result_hash = ?2 WHERE run_id = ?1", -1,
+				 &set_res, NULL) == SQLITE_OK);
+	snprintf(sql, sizeof(sql), "SELECT combo_id FROM combo WHERE run_id = '%s'", run);
+	int64_t id = (int64_t)qd(db, sql);
+	CHECK(h && st_hash_combo(h, id, hex, err, sizeof(err)) == 0 &&
+	      st_hash_set(set_row, NULL, id, hex, err, sizeof(err)) == 0 &&
+	      st_hash_stored(h, run, cfg, base, res, &found, err, sizeof(err)) == 0 &&
+	      st_hash_refresh_result(h, set_res, run, base, err, sizeof(err)) == 0);
+	sqlite3_finalize(set_row);
+	sqlite3_finalize(set_res);
+	st_hasher_free(h);
+}
+
 /* Version 2 -> 3 (thread_result.io_mode): a run stored before keeps its
  * rows and hashes (the new column is NULL there, so its audit is ok); a
  * run stored after records each thread's mode. */
@@ -794,9 +850,10 @@ static void migrates_io_mode(void)
 	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-v2", "complete", err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   "DROP VIEW result; ALTER TABLE thread_result DROP COLUMN io_mode; "
+			   V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; "
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
+	rehash_run(st_store_db(s), "run-v2");
 	double rows = qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result");
 	st_store_close(s);
 
@@ -804,7 +861,7 @@ static void migrates_io_mode(void)
 	CHECK(s != NULL);
 	if (!s)
 		return;
-	CHECK(qd(st_store_db(s), "PRAGMA user_version") == 3);
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == ST_SCHEMA_VERSION);
 	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result WHERE io_mode IS NULL") == rows);
 	CHECK_EQ_INT(altered(s, "run-v2", NULL), 0);
 	snprintf(f.tr[0].io_mode, sizeof(f.tr[0].io_mode), "io_uring");
@@ -871,6 +928,57 @@ static void many_ranks_batched(void)
 	st_store_close(s);
 }
 
+/* A store of version 2 (before issue 13's table and columns): its runs'
+ * hashes hold read-only (no interval table to hash) and after the
+ * migration to version 4 (a table added later names itself in a hash only
+ * with its first row). */
+static void audit_version2_store_across_the_migration(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/v2.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(fixture_begin(s, &f, "run-2", 2, 0) == 0);
+	/* version 2 stored no intervals */
+	char werr[ST_ERR_MAX];
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = f.rr, .threads = f.tr,
+				      .nthreads = 2, .gathered_ns = 5 };
+	struct st_combo_record rec = { .run_id = "run-2", .cfg = &f.cfg, .combo = &f.combo,
+				       .status = "ok", .nranks = 3, .prep = f.prep, .phases = &ph,
+				       .nphases = 1, .roles = f.roles };
+	CHECK(st_store_combo(s, &rec, werr, sizeof(werr)) == 0);
+	CHECK(st_store_end_run(s, "run-2", "complete", err, sizeof(err)) == 0);
+	sqlite3 *db = st_store_db(s);
+	CHECK(sqlite3_exec(db, V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
+	/* the hashes version 2 wrote: of these rows, without the columns it had not */
+	rehash_run(db, "run-2");
+	st_store_close(s);
+	s = st_store_open(path, 1, err, sizeof(err));
+	CHECK(s != NULL);
+	int hashed = 0;
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	CHECK(hashed == 1);
+	st_store_close(s);
+	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to the current version */
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == ST_SCHEMA_VERSION);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM interval") == 0);
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	/* and a row added there now is seen */
+	CHECK(sqlite3_exec(st_store_db(s),
+			   "INSERT INTO interval (combo_id, phase, rank, idx, t_ns, end_ns, width_ns) "
+			   "SELECT combo_id, 'write', 0, 0, 0, 1, 1 FROM combo",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(altered(s, "run-2", &hashed) > 0);
+	st_store_close(s);
+}
+
 struct holder {
 	sqlite3 *db;
 	int ms;
@@ -923,6 +1031,8 @@ const struct unit_test unit_store[] = {
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
 	{ "store: a schema 2 store gains thread_result.io_mode; its runs still audit ok", migrates_io_mode },
 	{ "store: 70 ranks' rows, 32 a statement then one by one: every row, its values", many_ranks_batched },
+	{ "store: a schema 2 run's hashes hold across the migration to 4",
+	  audit_version2_store_across_the_migration },
 	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };
