@@ -329,6 +329,61 @@ static void sql_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * A read-only store reads and nothing else: not even a copy somewhere else
+ * (VACUUM INTO, which SQLITE_OPEN_READONLY allows), a temporary table, an
+ * attached file or a setting. The authorizer allows reading tables and
+ * views, functions, recursive queries and the pragmas that only report;
+ * st_store_statement_reads() refuses the statements SQLite asks no
+ * authorizer about (VACUUM). The one exception, an UPDATE of sqlite_master,
+ * is SQLite declaring a table-valued pragma's columns to itself
+ * (pragma_table_info): it writes nothing.
+ */
+static int read_only_authorizer(void *arg, int code, const char *a, const char *b, const char *db,
+				const char *trigger)
+{
+	(void)arg;
+	(void)db;
+	(void)trigger;
+	/* pragmas whose argument names an object: they read whatever it is */
+	static const char *const reading[] = {
+		"table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+		"foreign_key_list", "foreign_key_check", "database_list", "function_list",
+		"pragma_list", "collation_list", "module_list", "compile_options", "integrity_check",
+		"quick_check", NULL
+	};
+	/* pragmas that set a value when given one: only without it */
+	static const char *const reporting[] = { "user_version", "schema_version", "application_id",
+						 "page_count", "page_size", "freelist_count",
+						 "encoding", "data_version", NULL };
+	switch (code) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_UPDATE:
+		return a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))
+			       ? SQLITE_OK
+			       : SQLITE_DENY;
+	case SQLITE_PRAGMA:
+		for (int i = 0; a && reading[i]; i++)
+			if (strcmp(a, reading[i]) == 0)
+				return SQLITE_OK;
+		for (int i = 0; a && !b && reporting[i]; i++)
+			if (strcmp(a, reporting[i]) == 0)
+				return SQLITE_OK;
+		return SQLITE_DENY;
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+int st_store_statement_reads(sqlite3_stmt *st)
+{
+	return st && sqlite3_stmt_readonly(st);
+}
+
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
 {
 	struct st_store *s = calloc(1, sizeof(*s));
@@ -349,6 +404,8 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	sqlite3_busy_timeout(s->db, 30000);
 	if (readonly) {
 		int64_t v = 0;
+		sqlite3_set_authorizer(s->db, read_only_authorizer, NULL);
+		sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 0);
 		if (query_int(s->db, "PRAGMA user_version", &v)) {
 			fail(err, n, "--db: '%s': %s", path, sqlite3_errmsg(s->db));
 			goto fail_close;

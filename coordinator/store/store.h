@@ -52,6 +52,14 @@ int st_store_check_path(const char *path, int need_write, char *err, size_t n);
  * err on failure. */
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n);
 
+/* A read-only store (readonly = 1) reads and nothing else: its connection
+ * has an authorizer that lets no statement write anything anywhere (a
+ * copy by VACUUM INTO, a temporary table, an attached file, a setting);
+ * such a statement fails to prepare with "not authorized". VACUUM is
+ * asked about by no authorizer: whoever runs a user's statement checks it
+ * with st_store_statement_reads() first. */
+int st_store_statement_reads(sqlite3_stmt *st);
+
 /* Close; accepts NULL. */
 void st_store_close(struct st_store *s);
 

@@ -134,7 +134,7 @@ t_bad_report_options() {
 	bad_case "--run: no run 'feedbeef' in the store" report --db "$T/s.db" --run feedbeef
 	bad_case "unknown option '--colour'" runs --db "$T/s.db" --colour
 	bad_case "no such table: nosuchtable" query --db "$T/s.db" "SELECT * FROM nosuchtable"
-	bad_case "attempt to write a readonly database" query --db "$T/s.db" "DELETE FROM run"
+	bad_case "not authorized" query --db "$T/s.db" "DELETE FROM run"
 	bad_case "missing SQL" query --db "$T/s.db"
 	bad_case "audit: needs a run" audit --db "$T/s.db"
 	bad_case "audit: no run 'feedbeef' in the store" audit feedbeef --db "$T/s.db"
