@@ -22,8 +22,10 @@
 static const struct st_subcmd subcmds[] = {
 	{ .name = "report",
 	  .run = st_cmd_report,
-	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE] [--format F] [--db PATH]",
-	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML,
+	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE [--force]] [--format F] "
+		      "[--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML |
+		  ST_CLI_FORCE,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
@@ -36,7 +38,10 @@ static const struct st_subcmd subcmds[] = {
 		  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
 		  "combination and phase with the per-client spread, main effects, the interaction of "
 		  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
-		  "hosts and the command line); FILE - is standard output." },
+		  "hosts and the command line); FILE - is standard output. The page is written to a "
+		  "temporary file beside FILE, which then replaces it: FILE is never half written. "
+		  "FILE may not be the store, nor a FIFO or a directory, and an existing FILE that is "
+		  "not a page stcluster wrote is replaced only with --force." },
 	{ .name = "runs",
 	  .run = st_cmd_runs,
 	  .synopsis = "[--format F] [--db PATH]",

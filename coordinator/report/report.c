@@ -124,7 +124,7 @@ int st_cmd_report(const struct st_subargs *a)
 	struct st_store *s = st_subcmd_store(a);
 	if (!s)
 		return 2;
-	int rc = o.html ? st_html_report_file(st_store_db(s), o.run, o.html)
+	int rc = o.html ? st_html_report_file(st_store_db(s), o.run, o.html, a->db, a->force)
 			: st_report_print(st_store_db(s), &o, stdout);
 	st_store_close(s);
 	return rc;
@@ -178,12 +178,23 @@ int st_cmd_query(const struct st_subargs *a)
 	while (tail && *tail) {
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(st_store_db(s), tail, -1, &st, &tail) != SQLITE_OK) {
-			fprintf(stderr, "stcluster: query: %s\n", sqlite3_errmsg(st_store_db(s)));
+			int denied = (sqlite3_extended_errcode(st_store_db(s)) & 0xff) == SQLITE_AUTH ||
+				     strstr(sqlite3_errmsg(st_store_db(s)), "not authorized");
+			fprintf(stderr, "stcluster: query: %s%s\n", sqlite3_errmsg(st_store_db(s)),
+				denied ? " (query only reads: it writes nothing, anywhere)" : "");
 			rc = 2;
 			break;
 		}
 		if (!st)
 			break; /* only whitespace or comments left */
+		if (!st_store_statement_reads(st)) {
+			fprintf(stderr, "stcluster query: '%.*s' is not a statement that only reads "
+					"(query writes nothing, anywhere)\n",
+				(int)strcspn(sqlite3_sql(st), "\n"), sqlite3_sql(st));
+			sqlite3_finalize(st);
+			rc = 2;
+			break;
+		}
 		if (st_print_rows(st, a->format, NULL, stdout))
 			rc = 2;
 		sqlite3_finalize(st);

@@ -1,0 +1,87 @@
+# Trust (issue 11): nothing the user stored is lost or written over, input
+# is read as the user meant it, and every exit status and verdict means
+# what README says. Each test is named after the defect it guards.
+
+# trust_store: a small real run in $T/s.db (null engine)
+trust_store() {
+	$ST --engine null --block 4k --size 16k --label "a run" --db "$T/s.db" --quiet >/dev/null
+}
+
+# refused EXPECTED-TEXT ARGS...: exit 2 and one line on stderr holding the text
+refused() {
+	want="$1"
+	shift
+	ASAN_OPTIONS="fast_unwind_on_malloc=1:detect_leaks=0" $ST "$@" >"$T.refused.out" 2>"$T.refused.err"
+	rc=$?
+	lines=$(grep -c . "$T.refused.err")
+	if [ $rc != 2 ] || [ "$lines" != 1 ] || ! grep -qF -- "$want" "$T.refused.err"; then
+		fail "$*: exit $rc, $lines line(s), want '$want': $(cat "$T.refused.err")"
+		rm -f "$T.refused.out" "$T.refused.err"
+		return 1
+	fi
+	rm -f "$T.refused.out" "$T.refused.err"
+}
+
+t_html_never_replaces_the_store_or_a_foreign_file() {
+	trust_store || return 1
+	sum=$(sha256sum <s.db)
+	refused "'s.db' is the store itself" report --db s.db --html s.db || return 1
+	ln -s s.db link.html
+	refused "'link.html' is the store itself" report --db s.db --html link.html || return 1
+	refused "is the store itself" report --db s.db --html "$T/./s.db" --force || return 1
+	expect_eq "$(sha256sum <s.db)" "$sum" "the store after --html at it" || return 1
+	echo "my notes" >notes.html
+	refused "'notes.html' exists and is not a page stcluster wrote (--force replaces it)" \
+		report --db s.db --html notes.html || return 1
+	expect_eq "$(cat notes.html)" "my notes" "a file stcluster did not write" || return 1
+	# a FIFO would block the writer for ever: refused without opening it
+	mkfifo fifo.html
+	timeout 20 $ST report --db s.db --html fifo.html 2>"$T.err"
+	expect_eq $? 2 "--html FIFO" || return 1
+	grep -q "'fifo.html' is not a regular file" "$T.err" || fail "FIFO: $(cat "$T.err")" || return 1
+	mkdir dir.html
+	refused "'dir.html' is not a regular file" report --db s.db --html dir.html || return 1
+	# its own page is replaced; another file only with --force; nothing else is left
+	$ST report --db s.db --html page.html || return 1
+	grep -q 'name="generator" content="stcluster' page.html || fail "no generator mark" || return 1
+	$ST report --db s.db --html page.html || fail "replacing its own page" || return 1
+	$ST report --db s.db --html notes.html --force || fail "--force" || return 1
+	grep -q '<!DOCTYPE html>' notes.html || fail "--force did not write the page" || return 1
+	expect_eq "$(ls | sort | tr '\n' ' ')" "dir.html fifo.html link.html notes.html page.html s.db " \
+		"files after the reports" || return 1
+	expect_eq "$(sha256sum <s.db)" "$sum" "the store at the end"
+}
+
+t_query_cannot_write_anywhere() {
+	trust_store || return 1
+	sum=$(sha256sum <s.db)
+	refused "VACUUM INTO" query --db s.db "VACUUM INTO '$T/copy.db'" || return 1
+	refused "not authorized" query --db s.db "ATTACH '$T/new.db' AS x" || return 1
+	refused "not authorized" query --db s.db "CREATE TEMP TABLE scratch(a)" || return 1
+	refused "not authorized" query --db s.db "PRAGMA user_version = 7" || return 1
+	refused "not authorized" query --db s.db "SELECT 1; DELETE FROM run" || return 1
+	[ ! -e copy.db ] && [ ! -e new.db ] || fail "a query wrote a file: $(ls)" || return 1
+	expect_eq "$(sha256sum <s.db)" "$sum" "the store" || return 1
+	# what reads still works, pragmas that only report too
+	expect_eq "$($ST query --db s.db "SELECT label FROM run" --format csv | tail -1)" "a run" "a SELECT" || return 1
+	expect_eq "$($ST query --db s.db "PRAGMA user_version" --format csv | tail -1)" \
+		"$(q s.db 'PRAGMA user_version')" "PRAGMA user_version" || return 1
+	$ST query --db s.db "SELECT name FROM pragma_table_info('run')" >/dev/null || fail "pragma_table_info" || return 1
+	$ST runs --db s.db >/dev/null && $ST report --db s.db >/dev/null && $ST history --db s.db >/dev/null ||
+		fail "the reports under the read-only authorizer"
+}
+
+t_history_where_refuses_a_second_statement() {
+	trust_store || return 1
+	refused "--where: ';' ends a statement" history --db s.db --where "block=4k; SELECT 1" || return 1
+	# a ';' inside a string is text
+	$ST history --db s.db --where "label <> 'a;b'" >/dev/null || fail "';' in a string"
+}
+
+t_subcommand_options_given_twice_are_refused() {
+	trust_store || return 1
+	refused "--db: given twice" runs --db s.db --db s.db || return 1
+	refused "--format: given twice" report --db s.db --format csv --format json || return 1
+	refused "--where: given twice" history --db s.db --where "block=4k" --where "block=8k" || return 1
+	refused "--phase: given twice" report --db s.db --phase read --phase=write
+}
