@@ -53,6 +53,52 @@ static int fail(char *err, size_t n, const char *fmt, ...)
 	return -1;
 }
 
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* An stcluster store (schema version uv) or an empty database: anything
+ * else is another application's, which a run must not touch (setting WAL
+ * alone rewrites its header). Read-only; the run table is read through,
+ * so a damaged file shows. 0 or -1 with err. */
+static int check_ours(const char *path, uint32_t uv, char *err, size_t n)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 30000);
+	if (sqlite3_prepare_v2(db,
+			       "SELECT COUNT(*), COUNT(CASE WHEN name IN ('run', 'combo') THEN 1 END) "
+			       "FROM sqlite_schema WHERE type = 'table'",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto damaged;
+	int64_t tables = sqlite3_column_int64(st, 0), ours = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((uv == 0 && tables) || (uv > 0 && ours != 2)) {
+		fail(err, n, "--db: '%s' is a SQLite database, but not an stcluster store", path);
+		goto out;
+	}
+	if (uv > 0 && (sqlite3_prepare_v2(db, "SELECT COUNT(*), MAX(length(plan)) FROM run", -1, &st,
+					  NULL) != SQLITE_OK ||
+		       sqlite3_step(st) != SQLITE_ROW))
+		goto damaged;
+	rc = 0;
+	goto out;
+damaged:
+	fail(err, n, "--db: '%s' is damaged: %s", path, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
 int st_store_check_path(const char *path, int need_write, char *err, size_t n)
 {
 	char dir[ST_STR_MAX];
@@ -88,12 +134,20 @@ int st_store_check_path(const char *path, int need_write, char *err, size_t n)
 	close(fd);
 	if (got != (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
 		return fail(err, n, "--db: '%s' is not a SQLite database", path);
-	uint32_t uv = (uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 | (uint32_t)h[62] << 8 | h[63];
+	uint32_t uv = be32(h + 60);
 	if (uv > ST_SCHEMA_VERSION)
 		return fail(err, n,
 			    "--db: '%s' has schema version %u; this stcluster knows up to %d (upgrade it)",
 			    path, uv, ST_SCHEMA_VERSION);
-	return 0;
+	/* the header's page count is valid when its "version valid for" field
+	 * is the change counter; a file shorter than that lost its end */
+	uint32_t page = (uint32_t)h[16] << 8 | h[17];
+	uint64_t pages = be32(h + 28), want = (uint64_t)(page == 1 ? 65536 : page) * pages;
+	if (be32(h + 92) == be32(h + 24) && pages && (uint64_t)st.st_size < want)
+		return fail(err, n,
+			    "--db: '%s' is damaged: %lld bytes where its header says %llu (truncated?)",
+			    path, (long long)st.st_size, (unsigned long long)want);
+	return check_ours(path, uv, err, n);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
@@ -333,7 +387,8 @@ static void sql_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
  * A read-only store reads and nothing else: not even a copy somewhere else
  * (VACUUM INTO, which SQLITE_OPEN_READONLY allows), a temporary table, an
  * attached file or a setting. The authorizer allows reading tables and
- * views, functions, recursive queries and the pragmas that only report;
+ * views, functions, recursive queries, transactions (on a read-only
+ * connection, one snapshot for several reads) and the pragmas that only report;
  * st_store_statement_reads() refuses the statements SQLite asks no
  * authorizer about (VACUUM). The one exception, an UPDATE of sqlite_master,
  * is SQLite declaring a table-valued pragma's columns to itself
@@ -361,6 +416,8 @@ static int read_only_authorizer(void *arg, int code, const char *a, const char *
 	case SQLITE_READ:
 	case SQLITE_FUNCTION:
 	case SQLITE_RECURSIVE:
+	case SQLITE_TRANSACTION: /* a read transaction: one snapshot for several statements */
+	case SQLITE_SAVEPOINT:
 		return SQLITE_OK;
 	case SQLITE_UPDATE:
 		return a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))
@@ -384,6 +441,27 @@ int st_store_statement_reads(sqlite3_stmt *st)
 	return st && sqlite3_stmt_readonly(st);
 }
 
+/* A new store whose making failed (a full file system): its files go, so
+ * nothing is left behind. Only while it holds nothing: at most one page and
+ * no WAL content, which another run that made the same store at the same
+ * moment and committed its schema would have. */
+static void remove_unborn(const char *path)
+{
+	static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+	struct stat st, wal;
+	char side[ST_STR_MAX + 16];
+	snprintf(side, sizeof(side), "%s-wal", path);
+	if (stat(path, &st) == 0 && st.st_size > 4096)
+		return;
+	if (stat(side, &wal) == 0 && wal.st_size > 0)
+		return;
+	unlink(path);
+	for (size_t i = 0; i < ST_ARRAY_LEN(sfx); i++) {
+		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+		unlink(side);
+	}
+}
+
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
 {
 	struct st_store *s = calloc(1, sizeof(*s));
@@ -392,6 +470,14 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 		return NULL;
 	}
 	s->readonly = readonly;
+	struct stat before;
+	int created = !readonly && stat(path, &before) != 0 && errno == ENOENT;
+	/* another application's database, a damaged or a newer store: refused
+	 * before the first write (setting WAL rewrites the header) */
+	if (!readonly && !created && st_store_check_path(path, 1, err, n)) {
+		free(s);
+		return NULL;
+	}
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		fail(err, n, "--db: cannot open '%s': %s", path,
@@ -441,6 +527,8 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	return s;
 fail_close:
 	st_store_close(s);
+	if (created)
+		remove_unborn(path);
 	return NULL;
 }
 

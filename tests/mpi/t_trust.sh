@@ -85,3 +85,33 @@ t_subcommand_options_given_twice_are_refused() {
 	refused "--where: given twice" history --db s.db --where "block=4k" --where "block=8k" || return 1
 	refused "--phase: given twice" report --db s.db --phase read --phase=write
 }
+
+t_foreign_or_damaged_store_is_bad_input_left_unchanged() {
+	trust_store || return 1
+	$ST --engine null --block 4k,8k,16k --threads 1,2,3 --size 64k --db "$T/big.db" --quiet || return 1
+	sqlite3 other.db "CREATE TABLE customers(name); INSERT INTO customers VALUES ('a');"
+	sqlite3 versioned.db "CREATE TABLE t(a); PRAGMA user_version = 2;"
+	# a store that lost its second half (a copy cut short, a full disk)
+	size=$(stat -c %s big.db)
+	head -c $((size / 2)) big.db >cut.db
+	for db in other.db versioned.db cut.db; do
+		sum=$(sha256sum <$db)
+		case $db in cut.db) why="is damaged" ;; *) why="is a SQLite database, but not an stcluster store" ;; esac
+		refused "--db: '$T/$db' $why" --engine null --block 4k --size 16k --db "$T/$db" || return 1
+		refused "--db: '$db' $why" runs --db $db || return 1
+		expect_eq "$(sha256sum <$db)" "$sum" "$db unchanged" || return 1
+		[ ! -e $db-wal ] && [ ! -e $db-shm ] || fail "$db: WAL files made" || return 1
+	done
+}
+
+t_new_store_on_a_full_file_system_leaves_nothing() {
+	mkdir full
+	mount -t tmpfs -o size=8k tmpfs "$T/full" || return 77
+	trap 'umount "$T/full" 2>/dev/null' EXIT
+	$ST --engine null --block 4k --size 16k --db "$T/full/s.db" --quiet >out 2>err
+	rc=$?
+	[ $rc != 0 ] && [ $rc != 2 ] || fail "exit $rc on a full file system" || return 1
+	grep -q "store" err || fail "no message: $(cat err)" || return 1
+	expect_eq "$(ls -A full)" "" "files left on the full file system" || return 1
+	umount "$T/full"
+}
