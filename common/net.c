@@ -128,6 +128,22 @@ int st_net_connect(const char *host, int port, int64_t deadline_ns, int *fd)
 	return rc;
 }
 
+int st_net_connect_any(const char *list, int port, int64_t deadline_ns, int *fd)
+{
+	int rc = -EHOSTUNREACH;
+	for (const char *a = list; *a && rc;) {
+		size_t len = strcspn(a, ",");
+		char host[256];
+		if (len && len < sizeof(host)) {
+			memcpy(host, a, len);
+			host[len] = '\0';
+			rc = st_net_connect(host, port, deadline_ns, fd);
+		}
+		a += len + (a[len] == ',');
+	}
+	return rc;
+}
+
 int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
 		  struct st_net_result *r)
 {

@@ -43,10 +43,10 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 		me.receiver = c2s;
 		free(fds);
 	} else if (port > 0 && is_member(set, n, b->rank)) {
-		char addr[256];
+		char addr[sizeof(b->hosts[s].addresses)];
 		int fd;
 		st_server_address(b->cfg, &b->hosts[s], addr, sizeof(addr));
-		me.rc = st_net_connect(addr, port, deadline, &fd);
+		me.rc = st_net_connect_any(addr, port, deadline, &fd);
 		if (!me.rc)
 			me.rc = st_net_stream(&fd, 1, c2s, dur, deadline, &nr);
 		me.receiver = !c2s;
