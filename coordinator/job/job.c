@@ -512,9 +512,20 @@ static void start_watch(struct job *j, uint64_t total)
 	}
 }
 
-/* Server ranks measure the parts alone (network, disk) before the sweep. */
-static void baselines(struct job *j)
+/* Server ranks measure the parts alone (network, disk) before the sweep;
+ * once per run: a resumed run keeps the baselines its first part stored
+ * (measured again, they were stored twice). */
+static void baselines(struct job *j, int resuming)
 {
+	int64_t kept = 0;
+	if (j->rank == 0 && resuming)
+		kept = st_store_baseline_rows(j->store, j->run_id);
+	MPI_Bcast(&kept, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	if (kept > 0) {
+		if (j->rank == 0 && !j->quiet)
+			printf("baselines: the %lld the run stored before are kept\n", (long long)kept);
+		return;
+	}
 	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
 				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
 				      .run_id = j->run_id, .store = j->store, .quiet = j->quiet };
@@ -617,7 +628,7 @@ static int run_job(struct job *j, int argc, char **argv)
 		return 1;
 	}
 	start_watch(j, total);
-	baselines(j);
+	baselines(j, resuming);
 	sweep(j, total, stored);
 	free(stored);
 	return end_run(j, total);

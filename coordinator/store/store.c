@@ -816,6 +816,20 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 	return rc;
 }
 
+int64_t st_store_baseline_rows(struct st_store *s, const char *run_id)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT COUNT(*) FROM baseline WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 			 unsigned char **stored, char *err, size_t n)
 {

@@ -92,6 +92,9 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 			 unsigned char **stored, char *err, size_t n);
 
+/* The baseline rows the run has stored (-1: the store cannot say). */
+int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
+
 /* Insert the run and its hosts in one transaction (resume: mark the run
  * running again; hosts already stored are kept). */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);

@@ -105,3 +105,26 @@ t_lab_host_dies_mid_phase() {
 	expect_eq "$(q k.db "SELECT status || ' ' || (SELECT group_concat(seq) FROM combo) FROM run")" \
 		"complete 0,1,2" "after --resume"
 }
+
+t_lab_servers_by_name_and_resume_keep_one_set_of_baselines() {
+	lab_up 1 none || return 1
+	hf=$(hostfile_of 1)
+	# the lab's host names resolve nowhere (the launcher maps them): the
+	# baseline must reach the server by the addresses its rank reported
+	lab_run mpirun -hostfile "$hf" -np 2 $ST --engine null --block 4k --size 16k,32k \
+		--servers stt-s1 --server-dir "$T/export" --baseline-time 0.2 --baseline-size 4m \
+		--db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE kind = 'net_all' AND mbps > 0 AND note IS NULL")" 2 \
+		"network baselines by the server's addresses" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE kind = 'disk' AND mbps > 0")" 2 "disk baselines" || return 1
+	rows=$(q s.db 'SELECT COUNT(*) FROM baseline')
+	# a crash after the first combination; the resumed run measures no second set
+	cut_run s.db 1
+	lab_run mpirun -hostfile "$hf" -np 2 $ST --resume "$(q s.db 'SELECT run_id FROM run')" \
+		--db "$T/s.db" >out 2>&1 || fail "--resume: $(cat out)" || return 1
+	grep -q "baselines: the $rows the run stored before are kept" out || fail "resume output: $(cat out)" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM baseline')" "$rows" "baseline rows after --resume" || return 1
+	expect_eq "$(q s.db 'SELECT status FROM run')" complete "run status" || return 1
+	$ST audit last --db s.db >audit.out || fail "audit: $(cat audit.out)" || return 1
+	expect_eq "$(ls -A "$T/export")" "" "export left clean"
+}
