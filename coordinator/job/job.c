@@ -32,6 +32,7 @@
 #include "watch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -77,9 +78,23 @@ static void check_wire(const struct job *j)
 /* Rank 0: read a plan file into *text (caller frees). */
 static int read_plan(const char *path, char **text, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
+	/* a FIFO would block the open (and the read) for ever: look before */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0) {
+		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, n, "--plan: '%s' is not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	char *buf = malloc(PLAN_MAX + 1);
@@ -102,17 +117,33 @@ static int read_plan(const char *path, char **text, char *err, size_t n)
 	return 0;
 }
 
-/* The value of option `name` ("--plan") in argv, or NULL. */
-static const char *find_arg(int argc, char **argv, const char *name)
+/* What the command line says of the plan, read by the one parser of the
+ * options (a word is an option's value or an option, never both: with
+ * `--label --plan=x` there is no --plan). Unparsable arguments give none
+ * of them; parse_options then says why. */
+struct plan_args {
+	char resume[ST_STR_MAX]; /* --resume RUN, or "" */
+	char plan[ST_STR_MAX];	 /* --plan FILE, or "" */
+	char db[ST_STR_MAX];	 /* --db PATH, or the default */
+};
+
+static void scan_args(int argc, char **argv, struct plan_args *pa)
 {
-	size_t l = strlen(name);
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], name) == 0 && i + 1 < argc)
-			return argv[i + 1];
-		if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
-			return argv[i] + l + 1;
+	char err[ST_ERR_MAX];
+	struct st_config *c = malloc(sizeof(*c));
+	memset(pa, 0, sizeof(*pa));
+	st_copy(pa->db, sizeof(pa->db), st_options[ST_OPT_DB].def);
+	if (!c)
+		st_die("out of memory");
+	st_config_defaults(c);
+	if (st_config_parse_args(c, argc, argv, err, sizeof(err)) == 0) {
+		if (c->o[ST_OPT_RESUME].n)
+			st_copy(pa->resume, sizeof(pa->resume), c->o[ST_OPT_RESUME].s);
+		if (c->o[ST_OPT_PLAN].n)
+			st_copy(pa->plan, sizeof(pa->plan), c->o[ST_OPT_PLAN].s);
+		st_copy(pa->db, sizeof(pa->db), c->o[ST_OPT_DB].s);
 	}
-	return NULL;
+	free(c);
 }
 
 /* Rank 0's checks that look at the file system; creates nothing. */
@@ -175,16 +206,14 @@ static int validate_places(const struct job *j, char *err, size_t n)
  * id into j->run_id), a --plan file, or ./stcluster.conf when there are no
  * arguments at all. 0, 2 bad input (err), 3 nothing to do (no arguments and
  * no ./stcluster.conf). */
-static int read_plan_text(struct job *j, int argc, char **argv, char **plan,
+static int read_plan_text(struct job *j, int argc, const struct plan_args *pa, char **plan,
 			  const char **plan_name, char *err, size_t n)
 {
-	const char *resume = find_arg(argc, argv, "--resume");
-	*plan_name = find_arg(argc, argv, "--plan");
-	if (resume) {
+	*plan_name = pa->plan[0] ? pa->plan : NULL;
+	if (pa->resume[0]) {
 		/* the run's own options, as stored, are the plan */
-		const char *db = find_arg(argc, argv, "--db");
-		return st_store_resume_plan(db ? db : st_options[ST_OPT_DB].def, resume, j->run_id,
-					    sizeof(j->run_id), plan, err, n)
+		return st_store_resume_plan(pa->db, pa->resume, j->run_id, sizeof(j->run_id), plan,
+					    err, n)
 			       ? 2
 			       : 0;
 	}
@@ -274,8 +303,10 @@ static int setup_config(struct job *j, int argc, char **argv)
 	char err[ST_ERR_MAX] = "", name[ST_STR_MAX];
 	char *plan = NULL;
 	const char *plan_name = NULL;
-	int resuming = find_arg(argc, argv, "--resume") != NULL;
-	int status = j->rank == 0 ? read_plan_text(j, argc, argv, &plan, &plan_name, err,
+	struct plan_args pa;
+	scan_args(argc, argv, &pa);
+	int resuming = pa.resume[0] != '\0';
+	int status = j->rank == 0 ? read_plan_text(j, argc, &pa, &plan, &plan_name, err,
 						   sizeof(err))
 				  : 0;
 	if (agree(j, status, err)) {
