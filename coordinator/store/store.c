@@ -781,7 +781,9 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 	int found = 0, rc = -1;
 	char status[32] = "";
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT run_id, status, plan FROM run WHERE run_id LIKE ?1 || '%' "
+			       /* a prefix by substr, not LIKE: '%' and '_' mean themselves */
+			       "SELECT run_id, status, plan FROM run "
+			       "WHERE ?1 <> '' AND substr(run_id, 1, length(?1)) = ?1 "
 			       "ORDER BY run_id LIMIT 2",
 			       -1, &st, NULL) != SQLITE_OK) {
 		fail(err, n, "--resume: %s", sqlite3_errmsg(s->db));
