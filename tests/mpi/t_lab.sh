@@ -128,3 +128,16 @@ t_lab_servers_by_name_and_resume_keep_one_set_of_baselines() {
 	$ST audit last --db s.db >audit.out || fail "audit: $(cat audit.out)" || return 1
 	expect_eq "$(ls -A "$T/export")" "" "export left clean"
 }
+
+t_lab_stcluster_conf_reaches_every_host() {
+	lab_up 3 none || return 1
+	# `mpirun -hostfile nodes stcluster` with no arguments: the plan is in
+	# the directory mpirun starts in, every host's rank runs it
+	mkdir w && cd w || return 1
+	printf 'engine = null\nblock = 4k\nsize = 16k\ndb = %s/w/c.db\nquiet = on\n' "$T" >stcluster.conf
+	lab_run sh -c "cd '$T/w' && mpirun -hostfile '$(hostfile_of 3)' -np 4 $ST" >out 2>&1 ||
+		fail "mpirun -hostfile stcluster: $(cat out)" || return 1
+	expect_eq "$(q c.db "SELECT COUNT(DISTINCT hostname) FROM host")" 4 "hosts" || return 1
+	expect_eq "$(q c.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 16384")" 8 "4 ranks x write, read" || return 1
+	expect_eq "$(q c.db "SELECT status FROM combo")" ok "the combination"
+}

@@ -115,3 +115,59 @@ t_new_store_on_a_full_file_system_leaves_nothing() {
 	expect_eq "$(ls -A full)" "" "files left on the full file system" || return 1
 	umount "$T/full"
 }
+
+t_option_values_are_never_options() {
+	printf 'threads = 3\n' >ok.conf
+	# each value below looks like an option; it is the label, nothing else
+	for v in "--plan=/etc/passwd" "--plan=$T/ok.conf" "--resume=x" "--db=$T/other.db"; do
+		$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet --label "$v" >out 2>err ||
+			fail "--label '$v': exit $?: $(cat err)" || return 1
+		[ ! -s err ] && ! grep -q "root:" out || fail "--label '$v' read a file: $(cat out err)" || return 1
+	done
+	expect_eq "$(q s.db "SELECT group_concat(label, ' ') FROM (SELECT label FROM run ORDER BY rowid)")" \
+		"--plan=/etc/passwd --plan=$T/ok.conf --resume=x --db=$T/other.db" "the labels" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT threads FROM combo")" 1 "no plan applied" || return 1
+	[ ! -e other.db ] || fail "a --db inside a value was used"
+}
+
+t_resume_takes_no_wildcards() {
+	trust_store || return 1
+	cut_run s.db 0
+	refused "--resume: no run '%' in $T/s.db" --resume % --db "$T/s.db" || return 1
+	refused "--resume: no run '_' in $T/s.db" --resume _ --db "$T/s.db" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo')" 0 "nothing resumed"
+}
+
+t_plan_value_with_inner_spaces_is_refused() {
+	printf 'engine = null\nsize = 1 0 k\n' >spaces.conf
+	refused "spaces.conf:2: --size: invalid size '1 0 k'" --plan spaces.conf --db "$T/s.db" || return 1
+	# around a comma spaces are fine
+	printf 'engine = null\nblock = 4k , 8k\nsize = 16k\n' >list.conf
+	$ST --plan list.conf --dry-run --db "$T/s.db" | head -1 | grep -q "^2 combinations" ||
+		fail "block = 4k , 8k"
+}
+
+t_fstype_without_mount_is_refused() {
+	refused "--fstype: 'tmpfs' is the type --mount mounts" --engine null --fstype tmpfs --db "$T/s.db" || return 1
+	refused "--fstype: 'nfs' is the type --mount mounts" --engine null --fstype nfs --db "$T/s.db" || return 1
+	printf 'engine = null\nfstype = nfs4\n' >ft.conf
+	refused "--fstype: 'nfs4'" --plan ft.conf --db "$T/s.db" || return 1
+	[ ! -e s.db ] || fail "a store was made"
+}
+
+t_plan_fifo_is_refused_not_waited_for() {
+	mkfifo plan.fifo
+	timeout 20 $ST --plan plan.fifo --db "$T/s.db" 2>"$T.err"
+	expect_eq $? 2 "--plan FIFO: exit status" || return 1
+	grep -q "^stcluster: --plan: 'plan.fifo' is not a regular file$" "$T.err" || fail "message: $(cat "$T.err")"
+}
+
+t_runs_json_is_valid_with_a_non_utf8_label() {
+	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet --label "$(printf 'caf\351 lab')" || return 1
+	for cmd in runs report; do
+		$ST $cmd --db s.db --format json >$cmd.json || return 1
+		python3 -c "import json; json.load(open('$cmd.json', encoding='utf-8'))" || fail "$cmd --format json is not JSON" || return 1
+	done
+	python3 -c "import json; d = json.load(open('runs.json')); assert d[0]['label'] == 'caf\ufffd lab', d" ||
+		fail "the label in runs"
+}
