@@ -97,7 +97,7 @@ static const char *const run_config_columns[] = {
 	"iterations", "nranks", "nhosts", "combos_planned", "stcluster_version", NULL
 };
 static const char *const run_outcome_columns[] = { "status", "finished_at", "abort_rank",
-						   "abort_reason", NULL };
+						   "abort_reason", "cleanup", NULL };
 static const char *const unhashed_columns[] = { "combo_id", "row_hash", "config_hash",
 						"baseline_hash", "result_hash", NULL };
 

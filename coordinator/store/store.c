@@ -32,6 +32,10 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	"ALTER TABLE run ADD COLUMN baseline_hash TEXT; "
 	"ALTER TABLE run ADD COLUMN result_hash TEXT; "
 	"ALTER TABLE combo ADD COLUMN row_hash TEXT;",
+	/* 3 (issue 11): what a run could not remove at its end; how many TCP
+	 * streams a network baseline used. NULL in the rows written before */
+	"ALTER TABLE run ADD COLUMN cleanup TEXT; "
+	"ALTER TABLE baseline ADD COLUMN streams INTEGER;",
 };
 
 struct st_store {

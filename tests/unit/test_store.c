@@ -735,7 +735,8 @@ static void audit_older_store(void)
 			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
-			   "ALTER TABLE combo DROP COLUMN row_hash; PRAGMA user_version = 1",
+			   "ALTER TABLE combo DROP COLUMN row_hash; ALTER TABLE run DROP COLUMN cleanup; "
+			   "ALTER TABLE baseline DROP COLUMN streams; PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -755,7 +756,7 @@ static void audit_older_store(void)
 	slurp(path, after, cap, &la);
 	CHECK(la == lb && lb > 0 && memcmp(before, after, (size_t)lb) == 0);
 
-	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to version 2 */
+	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to the current version */
 	CHECK(s != NULL);
 	if (!s)
 		goto out;
