@@ -5,6 +5,9 @@
 
 #include "options.h"
 
+#include <stdio.h>
+#include <string.h>
+
 const char *const st_op_names[ST_OP_COUNT] = {
 	[ST_OP_NONE] = "none",	     [ST_OP_PREPARE] = "prepare", [ST_OP_MKDIR] = "mkdir",
 	[ST_OP_OPEN] = "open",	     [ST_OP_WRITE] = "write",	  [ST_OP_READ] = "read",
@@ -32,4 +35,19 @@ uint64_t st_wire_stamp(void)
 		h *= 16777619u;
 	}
 	return (uint64_t)ST_WIRE_VERSION << 32 | h;
+}
+
+void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (rr->error.err)
+		snprintf(buf, n, "%s", rr->message);
+	if (rr->bad_blocks) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l,
+			 "%s%llu block%s read did not verify (--verify), the first at offset %llu of "
+			 "thread %d's file",
+			 l ? "; " : "", (unsigned long long)rr->bad_blocks, rr->bad_blocks == 1 ? "" : "s",
+			 (unsigned long long)rr->first_bad_offset, (int)rr->first_bad_thread);
+	}
 }

@@ -208,4 +208,9 @@ struct st_diskbench_msg {
  * exchange those structs. */
 uint64_t st_wire_stamp(void);
 
+/* What went wrong in a rank's phase, as one line: its first error's text,
+ * and the blocks --verify found wrong ("2 blocks read did not verify, the
+ * first at offset 0 of thread 1's file"); "" when nothing did. */
+void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n);
+
 #endif

@@ -27,7 +27,8 @@ WITH g AS (
 	       MIN(mbps) AS min_client_mbps, MAX(mbps) AS max_client_mbps,
 	       AVG(mbps) AS mean_client_mbps,
 	       SUM(mbps) AS sum_mbps, SUM(mbps * mbps) AS sum_mbps2, COUNT(mbps) AS n_mbps,
-	       SUM(err_count) AS errors, SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
+	       SUM(err_count) AS errors, SUM(bad_blocks) AS bad_blocks,
+	       SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
 	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit
 	FROM client_result GROUP BY combo_id, phase
 ), fd AS (
@@ -49,7 +50,7 @@ SELECT k.run_id, g.combo_id, k.seq, k.iteration, g.phase, p.phase_order,
        g.min_client_mbps / NULLIF(g.max_client_mbps, 0) AS fairness,
        g.sum_mbps * g.sum_mbps / NULLIF(g.n_mbps * g.sum_mbps2, 0) AS jain,
        p.skew_ns, p.lat_mean_ns, p.lat_p50_ns, p.lat_p90_ns, p.lat_p99_ns, p.lat_max_ns,
-       g.errors, g.cpu_us, g.direct_fallback, g.deadline_hit
+       g.errors, g.bad_blocks, g.cpu_us, g.direct_fallback, g.deadline_hit
 FROM g
 JOIN fd USING (combo_id, phase)
 JOIN combo k ON k.combo_id = g.combo_id
@@ -62,21 +63,46 @@ SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threa
        s.bytes, s.ops, s.span_ns, s.agg_mbps, s.first_done_mbps, s.last_done_mbps, s.iops,
        s.min_client_mbps, s.max_client_mbps, s.mean_client_mbps, s.fairness, s.jain,
        s.skew_ns, s.lat_mean_ns, s.lat_p50_ns, s.lat_p90_ns, s.lat_p99_ns, s.lat_max_ns,
-       s.errors, s.cpu_us
+       s.errors, s.bad_blocks, s.cpu_us
 FROM combo c JOIN phase_summary s USING (combo_id);
 
--- One line per run.
+-- One line per run, with its combinations counted by outcome:
+--   ok          every phase ran without error
+--   error       a phase recorded errors (failed calls); its figures are kept
+--   failed      preparation failed on a rank: no phase ran
+--   skipped     no phase of it can run with this engine (why: combo.message)
+--   unverified  --verify found blocks read that did not match what was written
+-- (error and unverified do not overlap: a combination with both is unverified).
+-- `stcluster runs` shows a run whose rank 0 is gone as aborted (it holds no
+-- lock: coordinator/store/live.h); this view shows the stored status.
 CREATE VIEW run_summary AS
+WITH k AS (
+	SELECT c.run_id, c.status,
+	       EXISTS (SELECT 1 FROM rank_result x WHERE x.combo_id = c.combo_id AND x.bad_blocks > 0) AS unverified
+	FROM combo c
+), n AS (
+	SELECT run_id, COUNT(*) AS stored,
+	       COUNT(CASE WHEN status = 'ok' THEN 1 END) AS ok,
+	       COUNT(CASE WHEN status = 'error' AND NOT unverified THEN 1 END) AS error,
+	       COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed,
+	       COUNT(CASE WHEN status = 'skipped' THEN 1 END) AS skipped,
+	       COUNT(CASE WHEN unverified THEN 1 END) AS unverified
+	FROM k GROUP BY run_id
+)
 SELECT r.run_id, r.started_at, r.finished_at, r.status, r.label, r.engine, r.target,
        r.nranks, r.nhosts,
        (SELECT group_concat(DISTINCT h.hostname) FROM host h WHERE h.run_id = r.run_id) AS hosts,
        r.combos_planned,
-       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id) AS combos_stored,
-       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed,
-       r.abort_rank, r.abort_reason,
+       COALESCE(n.stored, 0) AS combos_stored,
+       COALESCE(n.ok, 0) AS combos_ok,
+       COALESCE(n.error, 0) AS combos_error,
+       COALESCE(n.failed, 0) AS combos_failed,
+       COALESCE(n.skipped, 0) AS combos_skipped,
+       COALESCE(n.unverified, 0) AS combos_unverified,
+       r.abort_rank, r.abort_reason, r.cleanup,
        CASE WHEN r.status = 'aborted' THEN r.abort_reason
             WHEN r.abort_reason IS NOT NULL THEN 'resumed after: ' || r.abort_reason END AS note
-FROM run r;
+FROM run r LEFT JOIN n USING (run_id);
 
 -- Per combination, phase and server rank: averages and peaks of what the
 -- server rank sampled (network summed over its interfaces, disk over its disks).

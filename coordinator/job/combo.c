@@ -401,11 +401,13 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 	for (int i = 0; i < r->nph; i++)
 		for (int q = 0; q < j->size; q++) {
 			const struct st_rank_result *rr = &r->ph[i].ranks[q];
-			if (rr->error.err || rr->bad_blocks) {
-				snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
-					 j->hosts[q].hostname, rr->message);
-				return ST_COMBO_ERROR;
-			}
+			if (!rr->error.err && !rr->bad_blocks)
+				continue;
+			char what[ST_ERR_MAX];
+			st_rank_result_message(rr, what, sizeof(what));
+			snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
+				 j->hosts[q].hostname, what);
+			return ST_COMBO_ERROR;
 		}
 	return ST_COMBO_OK;
 }

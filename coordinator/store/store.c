@@ -1028,7 +1028,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	const char *phase = st_phase_names[p->phase];
 	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
 	int any_err = 0;
-	const char *first_msg = NULL;
+	char first_msg[ST_ERR_MAX] = "";
 	struct st_hist h;
 	st_hist_init(&h);
 	for (int r = 0; r < nranks; r++) {
@@ -1038,8 +1038,8 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		if (rr->release_ns > rmax)
 			rmax = rr->release_ns;
 		any_err |= rr->error.err != 0 || rr->bad_blocks != 0;
-		if (!first_msg && (rr->error.err || rr->bad_blocks))
-			first_msg = rr->message[0] ? rr->message : "data did not verify";
+		if (!first_msg[0] && (rr->error.err || rr->bad_blocks))
+			st_rank_result_message(rr, first_msg, sizeof(first_msg));
 		st_hist_merge(&h, &rr->hist);
 
 		sqlite3_stmt *q = s->ins_rank;
@@ -1124,7 +1124,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
 	}
 	sqlite3_bind_int64(q, 14, p->gathered_ns);
-	bind_text(q, 15, first_msg);
+	bind_text(q, 15, first_msg[0] ? first_msg : NULL);
 	for (int r = 0; r < nranks; r++)
 		if (p->ranks[r].cache_drop[0]) {
 			bind_text(q, 16, p->ranks[r].cache_drop);
