@@ -20,6 +20,7 @@
 #include "../../worker/mount.h"
 #include "../../worker/sampler.h"
 #include "../../worker/worker.h"
+#include "../store/live.h"
 #include "../store/store.h"
 #include "baselines.h"
 #include "clocksync.h"
@@ -495,9 +496,10 @@ static void sync_clocks(struct job *j)
 	j->my_offset = st_clock_sync(MPI_COMM_WORLD, 20, j->offsets, j->rtts);
 }
 
-/* Rank 0 opens the store and stores the run with its hosts (resuming: the
- * seqs already stored, into *stored); all agree it worked. 0, or 1 after
- * the message. */
+/* Rank 0 holds the run's live lock (live.h), opens the store and stores
+ * the run with its hosts (resuming: the seqs already stored, into
+ * *stored); all agree it worked. 0, or the exit status after the message:
+ * 2 another job runs this run (a second --resume), 3 the store failed. */
 static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int resuming,
 		     unsigned char **stored)
 {
@@ -505,7 +507,16 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	int status = 0;
 	if (j->rank == 0) {
 		char *cmd = join_argv(argc, argv);
-		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
+		/* held before the run's row exists, so no reader sees it running unlocked */
+		int held = st_live_hold(j->cfg.o[ST_OPT_DB].s, j->run_id, &j->live, err, sizeof(err));
+		if (held == 1)
+			snprintf(err, sizeof(err), "--resume: run %s is still running (another job holds "
+						   "its lock): two jobs would write the same combinations",
+				 j->run_id);
+		if (held)
+			status = held == 1 ? ST_EXIT_BAD_INPUT : ST_EXIT_ABORTED;
+		else
+			j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
 		struct st_run_record rec = {
 			.run_id = j->run_id, .cfg = &j->cfg, .command = cmd,
 			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
@@ -695,6 +706,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	}
 	fflush(stdout);
 	st_store_close(j->store);
+	st_live_release(j->live);
 	if (j->topo)
 		hwloc_topology_destroy(j->topo);
 	free(j->hosts);

@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include "hash.h"
+#include "live.h"
 
 #include "../../common/units.h"
 #include "../../common/util.h"
@@ -45,6 +46,7 @@ struct st_store {
 	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
 	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
 	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
+	char *path;	     /* as opened: the live locks are beside it */
 };
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -466,6 +468,22 @@ static void remove_unborn(const char *path)
 	}
 }
 
+/* SQL function st_run_live(run_id): 1 when the run's rank 0 holds its
+ * live lock (store/live.h), 0 when no process does, NULL when that
+ * cannot be told. Reads the lock file beside this connection's store. */
+static void sql_run_live(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	const char *path = sqlite3_db_filename(sqlite3_context_db_handle(ctx), "main");
+	const char *run = (const char *)sqlite3_value_text(argv[0]);
+	char err[ST_ERR_MAX];
+	int live = path && *path && run ? st_live_check(path, run, err, sizeof(err)) : -1;
+	if (live < 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int(ctx, live);
+}
+
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
 {
 	struct st_store *s = calloc(1, sizeof(*s));
@@ -474,11 +492,17 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 		return NULL;
 	}
 	s->readonly = readonly;
+	if (!(s->path = strdup(path))) {
+		free(s);
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
 	struct stat before;
 	int created = !readonly && stat(path, &before) != 0 && errno == ENOENT;
 	/* another application's database, a damaged or a newer store: refused
 	 * before the first write (setting WAL rewrites the header) */
 	if (!readonly && !created && st_store_check_path(path, 1, err, n)) {
+		free(s->path);
 		free(s);
 		return NULL;
 	}
@@ -491,6 +515,8 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_create_function(s->db, "st_size", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 				sql_size, NULL, NULL);
+	sqlite3_create_function(s->db, "st_run_live", 1, SQLITE_UTF8, NULL, sql_run_live, NULL,
+				NULL);
 	sqlite3_busy_timeout(s->db, 30000);
 	if (readonly) {
 		int64_t v = 0;
@@ -562,6 +588,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->set_result_hash);
 	st_hasher_free(s->h);
 	sqlite3_close_v2(s->db);
+	free(s->path);
 	free(s);
 }
 
@@ -594,6 +621,58 @@ static void iso(int64_t wall_ns, char *buf, size_t n)
 	st_iso_time(wall_ns, buf, n);
 }
 
+/* Inside a writer's transaction: every other run whose row says running
+ * but whose rank 0 holds no lock (killed, its host gone) is recorded as
+ * aborted, with its result hash refreshed as an abort mark refreshes it.
+ * A run whose lock cannot be tested is left as it is. */
+static int record_dead_runs(struct st_store *s, const char *run_id, const char *at, char *err,
+			    size_t n)
+{
+	sqlite3_stmt *list = NULL, *mark = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT run_id, config_hash FROM run WHERE status = 'running' "
+				      "AND run_id <> ?1",
+			       -1, &list, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "UPDATE run SET status = 'aborted', abort_rank = 0, abort_reason = ?2 "
+			       "WHERE run_id = ?1 AND status = 'running'",
+			       -1, &mark, NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto out;
+	}
+	bind_text(list, 1, run_id);
+	int step_rc;
+	while ((step_rc = sqlite3_step(list)) == SQLITE_ROW) {
+		char dead[64], why[ST_ERR_MAX], reason[512];
+		st_copy(dead, sizeof(dead), (const char *)sqlite3_column_text(list, 0));
+		int hashed = sqlite3_column_type(list, 1) != SQLITE_NULL;
+		if (st_live_check(s->path, dead, why, sizeof(why)) != 0)
+			continue;
+		snprintf(reason, sizeof(reason),
+			 "rank 0 gone: no process held the run's lock when run %.8s began at %s "
+			 "(rank 0 was killed, or its host failed)",
+			 run_id, at);
+		bind_text(mark, 1, dead);
+		bind_text(mark, 2, reason);
+		if (step(s, mark, err, n))
+			goto out;
+		char cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX];
+		int found;
+		if (hashed && (st_hash_stored(s->h, dead, cfg, base, res, &found, err, n) ||
+			       st_hash_refresh_result(s->h, s->set_result_hash, dead, base, err, n)))
+			goto out;
+	}
+	if (step_rc != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(list);
+	sqlite3_finalize(mark);
+	return rc;
+}
+
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n)
 {
 	char at[40], phases[256] = "", *plan = NULL;
@@ -619,6 +698,8 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 	int hashed = 1, found;
 	if (begin(s->db, err, n))
 		goto out;
+	if (record_dead_runs(s, r->run_id, at, err, n))
+		goto rollback;
 	if (r->resume) {
 		if (st_hash_stored(s->h, r->run_id, cfg_stored, base_stored, res_stored, &found, err,
 				   n))
@@ -626,9 +707,16 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 		hashed = cfg_stored[0] != '\0';
 		if (hashed && st_hash_config(s->h, r->run_id, cfg_before, NULL, err, n))
 			goto rollback;
-		/* the run row is the first part's; it is running again */
+		/* the run row is the first part's; it is running again. A row that
+		 * still said running lost its rank 0 (its lock was free, or this
+		 * resume could not hold it): that is recorded as its abort */
 		if (sqlite3_prepare_v2(s->db,
-				       "UPDATE run SET status = 'running', finished_at = NULL WHERE run_id = ?",
+				       "UPDATE run SET status = 'running', finished_at = NULL, "
+				       "abort_rank = CASE WHEN status = 'running' AND abort_reason IS NULL "
+				       "THEN 0 ELSE abort_rank END, "
+				       "abort_reason = CASE WHEN status = 'running' AND abort_reason IS NULL "
+				       "THEN 'rank 0 gone: the run still said running, and no process held "
+				       "its lock' ELSE abort_reason END WHERE run_id = ?",
 				       -1, &st, NULL) != SQLITE_OK) {
 			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 			goto rollback;
@@ -811,6 +899,10 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 		fail(err, n, "--resume: '%s' matches several runs; give more of the id", id_or_prefix);
 	else if (strcmp(status, "complete") == 0)
 		fail(err, n, "--resume: run %s is complete; nothing to resume", run_id);
+	else if (st_live_check(path, run_id, why, sizeof(why)) == 1)
+		fail(err, n, "--resume: run %s is still running (its rank 0 holds the run's lock): two "
+			     "jobs would write the same combinations",
+		     run_id);
 	else if (!*plan)
 		fail(err, n, "--resume: out of memory");
 	else

@@ -60,6 +60,10 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
  * with st_store_statement_reads() first. */
 int st_store_statement_reads(sqlite3_stmt *st);
 
+/* Every connection has the SQL functions st_size(bytes) ("4k") and
+ * st_run_live(run_id) (1: its rank 0 holds the run's live lock, 0: no
+ * process does, NULL: cannot tell; store/live.h). */
+
 /* Close; accepts NULL. */
 void st_store_close(struct st_store *s);
 

@@ -5,6 +5,7 @@
  */
 #include "../../common/options.h"
 #include "../../coordinator/store/digest.h"
+#include "../../coordinator/store/live.h"
 #include "../../coordinator/store/store.h"
 #include "unit.h"
 
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static double qd(sqlite3 *db, const char *sql)
@@ -732,7 +735,7 @@ static void audit_older_store(void)
 	CHECK(fixture_combo(s, &f, "run-old", 0, 0) == 0);
 	/* what version 1 wrote: the same rows, without the hash columns */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
+			   "DROP VIEW result; DROP VIEW run_summary; ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; ALTER TABLE run DROP COLUMN cleanup; "
@@ -817,7 +820,50 @@ static void open_waits_for_a_busy_store(void)
 	sqlite3_close(h.db);
 }
 
+/* t_rank0_lock_says_whether_a_run_is_live: held, a second holder is told
+ * the run is live; released or its holder killed, it is not; the last
+ * holder removes the file */
+static void live_lock(void)
+{
+	char db[600], live[620], err[ST_ERR_MAX];
+	snprintf(db, sizeof(db), "%s/s.db", unit_tmpdir());
+	snprintf(live, sizeof(live), "%s.live", db);
+	struct st_live *a = NULL, *b = NULL, *c = NULL;
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0); /* no file: nothing live */
+	CHECK(st_live_hold(db, "run-a", &a, err, sizeof(err)) == 0 && a);
+	CHECK(st_live_hold(db, "run-b", &b, err, sizeof(err)) == 0 && b);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 1);
+	CHECK(st_live_hold(db, "run-a", &c, err, sizeof(err)) == 1 && !c);
+	st_live_release(a);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0);
+	CHECK(access(live, F_OK) == 0); /* run-b still holds it */
+	st_live_release(b);
+	CHECK(access(live, F_OK) != 0);
+	/* a holder that is killed holds nothing */
+	int pipefd[2];
+	CHECK(pipe(pipefd) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct st_live *k = NULL;
+		char ok = st_live_hold(db, "run-k", &k, err, sizeof(err)) == 0 ? 'y' : 'n';
+		if (write(pipefd[1], &ok, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char got = 0;
+	CHECK(read(pipefd[0], &got, 1) == 1 && got == 'y');
+	CHECK(st_live_check(db, "run-k", err, sizeof(err)) == 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	CHECK(st_live_check(db, "run-k", err, sizeof(err)) == 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	unlink(live);
+}
+
 const struct unit_test unit_store[] = {
+	{ "store: t_rank0_lock_says_whether_a_run_is_live", live_lock },
 	{ "store: opening waits for another run holding the store", open_waits_for_a_busy_store },
 	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
 	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
