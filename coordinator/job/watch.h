@@ -13,6 +13,13 @@
  * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
  * job's deadline checks (steps.c) name it and call st_watch_abort.
  *
+ * Rank 0's watch thread also beats on every lifeline each second. A rank
+ * that hears no beat for silence_ns (the phase deadline and its grace, as
+ * for any hung rank) tells rank 0 so on its lifeline (the reason then names
+ * rank 0, should it go on) and ends with exit status 3: a stopped rank 0
+ * cannot keep a job waiting for ever. Rank 0 notes a stop of its own (its
+ * watch thread woke late), so that a step it then finds late blames it.
+ *
  * The first reason wins; it is written by a connection of its own, so it
  * does not wait for the main thread. Every function is safe to call with
  * w == NULL; the rank-0 ones do nothing on other ranks.
@@ -40,7 +47,12 @@ void st_watch_unblock_signals(void);
  * rank 0's addresses). A rank that cannot connect is reported on stderr by
  * rank 0 (its death is then found by the deadlines only). */
 struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
-				const char *db_path, const char *run_id, uint64_t total);
+				const char *db_path, const char *run_id, uint64_t total,
+				int64_t silence_ns);
+
+/* Rank 0: how long rank 0 itself was stopped (or starved), if it was, in a
+ * stop that ended after `since` (local clock); 0 when it was not. */
+int64_t st_watch_rank0_stopped(struct st_watch *w, int64_t since);
 
 /* Rank 0: what the job is doing, for the reason text (seq -1: between
  * combinations; phase -1: preparing). */
