@@ -18,6 +18,17 @@ expect_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"
 }
 
+# expect_exit STATUS CMD...: run CMD; its exit status must be STATUS (README,
+# "Exit status": 0 all ok, 1 finished with failed combinations, 2 bad input,
+# 3 aborted)
+expect_exit() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	[ "$got" = "$want" ] || fail "exit status $got, want $want: $*"
+}
+
 # q DB SQL: one value from the store (the sqlite3 shell, as a user would)
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 

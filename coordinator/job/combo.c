@@ -418,8 +418,6 @@ static void record(struct job *j, const struct combo_run *r)
 {
 	char msg[512];
 	const char *status = outcome(j, r, msg, sizeof(msg));
-	if (r->any_failed)
-		j->combos_unprepared++;
 	struct st_combo_record rec = {
 		.run_id = j->run_id, .combo = r->c, .cfg = &j->cfg, .status = status,
 		.message = msg[0] ? msg : NULL, .started_wall_ns = r->started_wall_ns,

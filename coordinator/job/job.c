@@ -524,11 +524,13 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
 			.partners = j->partners, .resume = resuming,
 		};
-		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
-			status = 1;
+		if (status)
+			;
+		else if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+			status = ST_EXIT_ABORTED;
 		else if (resuming &&
 			 st_store_stored_seqs(j->store, j->run_id, total, stored, err, sizeof(err)))
-			status = 1;
+			status = ST_EXIT_ABORTED;
 		free(cmd);
 		if (status)
 			fprintf(stderr, "stcluster: %s\n", err);
@@ -546,7 +548,9 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
  * record of the collective step each rank has reached. */
 static void start_watch(struct job *j, uint64_t total)
 {
-	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total);
+	/* a silent rank 0 is given what a hung rank is given: the deadline and its grace */
+	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total,
+				  st_step_deadline(j, 0));
 	if (j->rank == 0) {
 		j->last_step = calloc((size_t)j->size, sizeof(int));
 		if (!j->last_step)
@@ -609,11 +613,31 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 	}
 }
 
+/* Rank 0: the exit status of a run that went through its sweep, from what
+ * the store holds of it (a resumed run: both parts), and a line that says
+ * why when it is not 0. */
+static int run_outcome(struct job *j)
+{
+	struct st_run_counts c;
+	char err[ST_ERR_MAX];
+	if (st_store_run_counts(j->store, j->run_id, &c, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		return ST_EXIT_ABORTED;
+	}
+	int64_t bad = c.error + c.failed + c.unverified;
+	if (bad && !j->quiet)
+		printf("%lld of %lld combinations did not go well: %lld with errors, %lld failed to "
+		       "prepare, %lld did not verify (exit status 1)\n",
+		       (long long)bad, (long long)c.stored, (long long)c.error, (long long)c.failed,
+		       (long long)c.unverified);
+	return bad ? ST_EXIT_FAILURES : ST_EXIT_OK;
+}
+
 /* The end, once every rank is through the sweep: what is left of this
  * run's files removed; rank 0 marks the run complete (or failed: a store
  * write failed) and prints its report; the watch ends in order. Returns
- * the exit status, the same on every rank. */
-static int end_run(struct job *j, uint64_t total)
+ * the exit status (common/util.h), the same on every rank. */
+static int end_run(struct job *j)
 {
 	MPI_Request q;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
@@ -640,10 +664,8 @@ static int end_run(struct job *j, uint64_t total)
 			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
 			       j->cfg.o[ST_OPT_DB].s);
 		}
-		if (j->combos_unprepared && !j->quiet)
-			printf("%d of %llu combinations failed to prepare\n", j->combos_unprepared,
-			       (unsigned long long)total);
-		rc = j->store_failed ? 1 : 0;
+		rc = j->store_failed ? ST_EXIT_ABORTED : run_outcome(j);
+		fflush(stdout);
 	}
 	/* from here on the ranks may end: rank 0 stops watching first */
 	if (j->rank == 0)
@@ -665,15 +687,16 @@ static int run_job(struct job *j, int argc, char **argv)
 	sync_clocks(j);
 	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
-	if (begin_run(j, argc, argv, total, resuming, &stored)) {
+	int rc = begin_run(j, argc, argv, total, resuming, &stored);
+	if (rc) {
 		free(stored);
-		return 1;
+		return rc;
 	}
 	start_watch(j, total);
 	baselines(j, resuming);
 	sweep(j, total, stored);
 	free(stored);
-	return end_run(j, total);
+	return end_run(j);
 }
 
 int st_cmd_run(int argc, char **argv, st_run_report_fn *report)

@@ -59,25 +59,37 @@ static int fail(char *err, size_t n, const char *fmt, ...)
 	return -1;
 }
 
+static int query_int(sqlite3 *db, const char *sql, int64_t *out);
+
 static uint32_t be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* An stcluster store (schema version uv) or an empty database: anything
+/* An stcluster store or an empty database: anything
  * else is another application's, which a run must not touch (setting WAL
  * alone rewrites its header). Read-only; the run table is read through,
  * so a damaged file shows. 0 or -1 with err. */
-static int check_ours(const char *path, uint32_t uv, char *err, size_t n)
+static int check_ours(const char *path, char *err, size_t n)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
+	int64_t uv = 0;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		fail(err, n, "--db: cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
 	}
 	sqlite3_busy_timeout(db, 30000);
+	/* the version as SQLite reads it: the file's own first page is stale
+	 * while a run has the store in WAL mode */
+	if (query_int(db, "PRAGMA user_version", &uv))
+		goto damaged;
+	if (uv > ST_SCHEMA_VERSION) {
+		fail(err, n, "--db: '%s' has schema version %lld; this stcluster knows up to %d (upgrade it)",
+		     path, (long long)uv, ST_SCHEMA_VERSION);
+		goto out;
+	}
 	if (sqlite3_prepare_v2(db,
 			       "SELECT COUNT(*), COUNT(CASE WHEN name IN ('run', 'combo') THEN 1 END) "
 			       "FROM sqlite_schema WHERE type = 'table'",
@@ -153,7 +165,7 @@ int st_store_check_path(const char *path, int need_write, char *err, size_t n)
 		return fail(err, n,
 			    "--db: '%s' is damaged: %lld bytes where its header says %llu (truncated?)",
 			    path, (long long)st.st_size, (unsigned long long)want);
-	return check_ours(path, uv, err, n);
+	return check_ours(path, err, n);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
@@ -871,7 +883,7 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 		return -1;
 	sqlite3_stmt *st;
 	int found = 0, rc = -1;
-	char status[32] = "";
+	char status[32] = "", why[ST_ERR_MAX];
 	if (sqlite3_prepare_v2(s->db,
 			       /* a prefix by substr, not LIKE: '%' and '_' mean themselves */
 			       "SELECT run_id, status, plan FROM run "
@@ -946,6 +958,27 @@ int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_counts *c,
+			char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	memset(c, 0, sizeof(*c));
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT combos_stored, combos_ok, combos_error, combos_failed, "
+			       "combos_skipped, combos_unverified FROM run_summary WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	bind_text(st, 1, run_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int64_t *v[] = { &c->stored, &c->ok, &c->error, &c->failed, &c->skipped, &c->unverified };
+		for (int i = 0; i < 6; i++)
+			*v[i] = sqlite3_column_int64(st, i);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(err, n, "store: no run %s", run_id);
 }
 
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,

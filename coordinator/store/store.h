@@ -120,6 +120,14 @@ int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, c
 			size_t n);
 void st_store_abort_mark_close(struct st_abort_mark *m);
 
+/* A run's combinations by outcome (the run_summary view's counts: ok,
+ * error, failed to prepare, skipped, did not verify). 0 or -1 with err. */
+struct st_run_counts {
+	int64_t stored, ok, error, failed, skipped, unverified;
+};
+int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_counts *c,
+			char *err, size_t n);
+
 /* Set run status (ST_RUN_*: complete, store failed) and finish time (and
  * the result hash, which covers them, in the same transaction). */
 int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,

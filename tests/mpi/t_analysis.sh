@@ -172,7 +172,7 @@ t_compare_welch_verdicts() {
 	an_run s.db $common --threads 1,2 --iterations 3 --label A || return 1
 	an_run s.db --null-delay 6ms --block 16k --size 128k --threads 2,4 --iterations 3 --label B || return 1
 	an_run s.db $common --threads 2 --label C || return 1
-	an_run s.db $common --threads 2 --iterations 3 --null-error EIO --null-error-at 3 --label D || return 1
+	expect_exit 1 an_run s.db $common --threads 2 --iterations 3 --null-error EIO --null-error-at 3 --label D || return 1
 	A=$(an_id s.db A)
 	B=$(an_id s.db B)
 	C=$(an_id s.db C)
@@ -258,7 +258,7 @@ EOF
 t_top_and_every_format_with_failures() {
 	common="--null-delay 2ms --block 16k --size 128k --threads 1,2 --iterations 3"
 	an_run s.db $common --label X || return 1
-	an_run s.db $common --null-error EIO --null-error-at 3 --label Y || return 1
+	expect_exit 1 an_run s.db $common --null-error EIO --null-error-at 3 --label Y || return 1
 	X=$(an_id s.db X)
 	Y=$(an_id s.db Y)
 	# the admins' table: phase, the swept options, bytes, time, MB/s, clients, verdict
@@ -326,7 +326,7 @@ t_posix_run_feeds_every_query() {
 t_html_report_renders_in_chromium() {
 	command -v chromium >/dev/null || { echo "chromium missing (sh tests/deps.sh install)"; return 77; }
 	# a label to escape, and the 4k combinations' writes failing (16 calls; 16k: 4)
-	an_run s.db --null-delay 2ms --block 4k,16k --threads 1,2 --size 64k --iterations 2 \
+	expect_exit 1 an_run s.db --null-delay 2ms --block 4k,16k --threads 1,2 --size 64k --iterations 2 \
 		--null-error EIO --null-error-at 5 --label '<script>alert("x")</script> & co' || return 1
 	$ST report --db s.db --html r.html || return 1
 	# self-contained: nothing fetched, no script

@@ -95,7 +95,7 @@ t_nfs_depth_and_connections() {
 	export_clean
 }
 
-t_nfs_verify_detects_server_side_corruption() {
+t_nfs_verify_failure_is_named_and_exits_1() {
 	nfs_up || return $?
 	# positive: the pattern read back through NFS is the one written, also from another rank
 	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --block 256k --size 4m --reorder on \
@@ -133,11 +133,25 @@ EOF
 	touch done
 	wait $cpid
 	[ -e flipped ] || fail "the byte was never changed" || return 1
-	[ $rc = 0 ] || fail "the run with a corrupted file failed ($rc)" || return 1
+	# the run finished, and its data did not verify: exit status 1
+	[ $rc = 1 ] || fail "the run with a corrupted file: exit $rc, want 1" || return 1
 	# one byte of block 0 changed: exactly one bad block, at offset 0
 	expect_eq "$(q bad.db "SELECT bad_blocks, first_bad_offset FROM rank_result WHERE phase = 'read'")" \
 		"1|0" "the changed block is found" || return 1
-	expect_eq "$(q bad.db 'SELECT status FROM combo')" error "combination status"
+	expect_eq "$(q bad.db 'SELECT status FROM combo')" error "combination status" || return 1
+	# said in words: the combination, the read phase; the write row has no note
+	expect_eq "$(q bad.db 'SELECT message FROM combo')" \
+		"read: rank 0 ($(hostname)): 1 block read did not verify (--verify), the first at offset 0 of thread 0's file" \
+		"combination message" || return 1
+	$ST report --db bad.db --format json >r.json || return 1
+	python3 -c "
+import json
+rows = {r['phase']: r for r in json.load(open('r.json'))}
+assert rows['write']['note'] is None and rows['write']['errors'] == 0, rows['write']
+assert rows['read']['errors'] == 1 and 'did not verify' in rows['read']['note'], rows['read']
+" || fail "report rows of the run that did not verify" || return 1
+	$ST runs --db bad.db --format csv | tail -1 | grep -q ',0,0,0,0,1,complete,' ||
+		fail "runs: $($ST runs --db bad.db --format csv)"
 }
 
 t_nfs_v4_reads_run_writes_skipped() {
@@ -267,7 +281,7 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	took=$(($(now_ms) - t0))
 	wait $fpid
 	kill -CONT "$GANESHA_PID"
-	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "soft run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q soft.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "soft error" || return 1
 	# after the freeze: the write fails after 3 s, then unlink and the run
 	# directory's removal give up after 3 s each; MPI and the server add some
@@ -297,7 +311,7 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	took=$(($(now_ms) - t0))
 	wait $fpid
 	kill -CONT "$GANESHA_PID"
-	[ $rc = 0 ] || fail "hard run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "hard run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q hard.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "hard error" || return 1
 	end=$(q hard.db "SELECT (end_ns - start_ns) / 1000000 FROM rank_result")
 	[ "$end" -lt 4500 ] || fail "hard: the phase took $end ms with --deadline 3" || return 1
@@ -339,7 +353,9 @@ t_nfs_hard_rides_out_a_server_restart() {
 	nfs_restart_when_written
 	rpid=$!
 	$ST --engine libnfs --target "$URL" --block 1m --size 2g --sync async --phases write \
-		--deadline 30 --db "$T/async.db" --quiet >out 2>&1 || fail "async run: $(cat out)" || return 1
+		--deadline 30 --db "$T/async.db" --quiet >out 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "async run: exit $rc (want 1: lost writes are errors): $(cat out)" || return 1
 	wait $rpid
 	expect_eq "$(cat restarted)" 0 "server restarted" || { cat restart.out; return 1; }
 	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
@@ -370,7 +386,7 @@ t_nfs_soft_run_goes_on_when_the_server_returns() {
 		--db "$T/soft.db" --quiet >out 2>&1
 	rc=$?
 	wait $fpid $tpid
-	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "soft run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q soft.db "SELECT c.seq || ' ' || c.status || ' ' || r.phase || ' ' || COALESCE(r.errno_name, '-') || ' ' || COALESCE(r.err_op, '-') FROM rank_result r JOIN combo c USING (combo_id) ORDER BY c.seq, r.phase DESC")" \
 		"0 error write ETIMEDOUT write
 0 error read ETIMEDOUT open

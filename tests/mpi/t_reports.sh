@@ -5,7 +5,7 @@ reports_setup() {
 	$MPIRUN -np 2 $ST --target "$T/target" --block 4k,64k --size 128k --label "first run" \
 		--db "$T/s.db" --quiet || return 1
 	# a second run with a phase that fails and a combination that fails to prepare
-	$MPIRUN -np 2 $ST --engine null --block 4k --size 32k --threads 1,2 --null-error EIO \
+	expect_exit 1 $MPIRUN -np 2 $ST --engine null --block 4k --size 32k --threads 1,2 --null-error EIO \
 		--null-error-at 2 --label 'second, "quoted"' --db "$T/s.db" --quiet || return 1
 }
 

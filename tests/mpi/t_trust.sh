@@ -171,3 +171,121 @@ t_runs_json_is_valid_with_a_non_utf8_label() {
 	python3 -c "import json; d = json.load(open('runs.json')); assert d[0]['label'] == 'caf\ufffd lab', d" ||
 		fail "the label in runs"
 }
+
+t_exit_status_and_runs_counts_say_how_the_run_went() {
+	N="--engine null --db $T/s.db --quiet"
+	expect_exit 0 $ST $N --block 4k --size 16k --label ok || return 1
+	# every combination failed to prepare: the run is complete, and not ok
+	expect_exit 1 $MPIRUN -np 2 $ST $N --block 4k --size 16k --threads 1,2 --null-fail-setup 0 --label failed || return 1
+	expect_exit 1 $ST $N --block 4k --size 16k --threads 1,2 --null-error EIO --null-error-at 1 --label error || return 1
+	# a combination that cannot run is skipped with its reason: not a failure
+	expect_exit 0 $ST $N --block 4k,48k --size 64k --label skipped || return 1
+	expect_exit 2 $ST $N --block 3x || return 1
+	expect_eq "$($ST runs --db s.db --format csv | cut -d, -f3,6- | tail -n +2)" \
+		"ok,1/1,1,0,0,0,0,complete,
+failed,2/2,0,0,2,0,0,complete,
+error,2/2,0,2,0,0,0,complete,
+skipped,2/2,1,0,0,1,0,complete," "runs: label, combinations, ok, error, failed, skipped, unverified, status, note" || return 1
+	# interrupted: 3
+	$ST $N --null-delay 20ms --block 4k --size 4m --label interrupted >out 2>err &
+	pid=$!
+	k=0
+	while [ "$(q s.db "SELECT COUNT(*) FROM run WHERE label = 'interrupted'")" != 1 ] && [ $k -lt 300 ]; do
+		sleep 0.05
+		k=$((k + 1))
+	done
+	sleep 0.2
+	kill -INT $pid
+	wait $pid
+	expect_eq $? 3 "exit status after SIGINT" || return 1
+	expect_eq "$(q s.db "SELECT status FROM run WHERE label = 'interrupted'")" aborted "the interrupted run"
+}
+
+t_readme_exit_statuses_are_the_man_page_s() {
+	$ST --help-man | awk '/^\.SH EXIT STATUS/ { on = 1; next } /^\.SH/ { on = 0 }
+		on && /^\.TP/ { getline n; getline t; gsub(/\\-/, "-", t); print "- **" n "**: " t }' >statuses
+	expect_eq "$(wc -l <statuses)" 4 "exit statuses in the man page" || return 1
+	while read -r line; do
+		grep -qxF -- "$line" "$TOP/README.md" || fail "README lacks: $line" || return 1
+	done <statuses
+}
+
+t_readme_using_it_commands_work_as_printed() {
+	# the first block of "Using it", as printed, with ./stcluster the binary under test
+	awk '/^## Using it/ { on = 1 } on && /^```/ { if (inb) exit; inb = 1; next } inb' "$TOP/README.md" >cmds
+	[ "$(wc -l <cmds)" -ge 5 ] || fail "no commands found: $(cat cmds)" || return 1
+	grep -q '^mkdir -p /tmp/x && mpirun ' cmds || fail "the first command: $(head -1 cmds)" || return 1
+	while read -r cmd; do
+		sh -c "$(echo "$cmd" | sed "s|\./stcluster|$ST|g")" >out 2>err ||
+			fail "'$cmd': exit $?: $(cat err)" || return 1
+	done <cmds
+	expect_eq "$(q stcluster.db "SELECT COUNT(*) || ' ' || status FROM combo GROUP BY status")" "4 ok" "the run" || return 1
+	# nothing left in the target; the directory itself only if no one else uses it
+	expect_eq "$(ls -A /tmp/x | grep -c "$(q stcluster.db 'SELECT run_id FROM run')")" 0 "files left in /tmp/x" || return 1
+	rmdir /tmp/x 2>/dev/null
+	return 0
+}
+
+t_rank0_killed_run_shows_aborted_and_a_live_run_is_not_resumed() {
+	# 0.5 s a combination, 6 of them
+	$ST --engine null --null-delay 10ms --block 4k --size 100k --iterations 6 --db "$T/s.db" --quiet >out 2>&1 &
+	pid=$!
+	wait_stored "$T/s.db" 1 || { kill $pid; fail "no combination stored"; return 1; }
+	run=$(q s.db 'SELECT run_id FROM run')
+	expect_eq "$($ST runs --db s.db --format csv | tail -1 | cut -d, -f12)" running "a live run" || { kill $pid; return 1; }
+	# a second job on the same run would write the same combinations
+	refused "--resume: run $run is still running" --resume "$run" --db "$T/s.db" || { kill $pid; return 1; }
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	# the row still says running; runs and report say what is true, writing nothing
+	expect_eq "$(q s.db 'SELECT status FROM run')" running "the stored row" || return 1
+	# (after the sqlite3 shell, which writes the WAL into the store when it closes)
+	sum=$(sha256sum <s.db)
+	$ST runs --db s.db --format json >runs.json || return 1
+	python3 -c "
+import json
+r = json.load(open('runs.json'))[0]
+assert r['status'] == 'aborted' and r['note'].startswith('rank 0 gone: no process holds'), r
+" || fail "runs: $(cat runs.json)" || return 1
+	expect_eq "$(sha256sum <s.db)" "$sum" "the store after runs" || return 1
+	# a writer records it: --resume finishes the run and says what it resumed after
+	$ST --resume "$run" --db "$T/s.db" --quiet || fail "--resume of a dead run" || return 1
+	expect_eq "$(q s.db 'SELECT status || " " || abort_rank FROM run')" "complete 0" "after --resume" || return 1
+	$ST runs --db s.db --format csv | tail -1 | grep -q ',complete,"resumed after: rank 0 gone' ||
+		fail "runs after --resume: $($ST runs --db s.db --format csv)" || return 1
+	$ST audit last --db s.db >audit.out || fail "audit: $(cat audit.out)" || return 1
+	# the last holder of the lock file removes it (the killed one could not)
+	[ ! -e s.db.live ] || fail "s.db.live is left"
+}
+
+t_sigstopped_rank0_is_named_and_the_job_ends_by_the_deadline() {
+	# 0.2 s phases, --deadline 1: a silent rank 0 is given 1 s + a grace of 5.1 s
+	$MPIRUN -np 3 $ST --engine null --null-delay 2ms --block 4k --size 400k --iterations 40 \
+		--deadline 1 --db "$T/s.db" --quiet >out 2>&1 &
+	mp=$!
+	hit_rank $mp s.db 0 STOP || return 1
+	k=0
+	while kill -0 $mp 2>/dev/null && [ $k -lt 300 ]; do sleep 0.1; k=$((k + 1)); done
+	took=$(since_ms $t0)
+	if kill -0 $mp 2>/dev/null; then
+		kill -9 "$victim"
+		kill $mp
+		fail "the job still ran 30 s after rank 0 stopped"
+		return 1
+	fi
+	wait $mp
+	rc=$?
+	kill -CONT "$victim" 2>/dev/null
+	k=0
+	while kill -0 "$victim" 2>/dev/null && [ $k -lt 50 ]; do sleep 0.1; k=$((k + 1)); done
+	kill -0 "$victim" 2>/dev/null && { kill -9 "$victim"; fail "rank 0 outlived mpirun"; return 1; }
+	[ $rc != 0 ] || fail "mpirun exited 0" || return 1
+	# the bound: the deadline and its grace (6.1 s), then mpirun's end of the job
+	[ $took -gt 5000 ] && [ $took -lt 15000 ] || fail "the job ended $took ms after rank 0 stopped" || return 1
+	grep -q "rank [12] (host $(hostname)): rank 0 (host $(hostname)) silent for [0-9.]* s" out ||
+		fail "no rank named rank 0: $(cat out)" || return 1
+	# rank 0 either went on long enough to record it, or is gone: both say rank 0
+	$ST runs --db s.db --format csv | tail -1 | grep -q ',aborted,"\?rank 0 ' ||
+		fail "runs: $($ST runs --db s.db --format csv)" || return 1
+	echo "stopped rank 0; mpirun exit $rc after $took ms"
+}
