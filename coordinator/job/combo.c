@@ -203,6 +203,8 @@ static void record_skipped(struct job *j, const struct combo_run *r)
 		fprintf(stderr, "stcluster: %s\n", err);
 		j->store_failed = 1;
 	}
+	j->combos_done++;
+	j->combos_done_ns = st_now_ns();
 	if (!j->quiet)
 		printf("[%u/%llu] skipped: %s\n", r->c->seq + 1, (unsigned long long)r->total,
 		       r->why);
@@ -432,6 +434,7 @@ static void record(struct job *j, const struct combo_run *r)
 		j->store_failed = 1;
 	}
 	j->combos_done++;
+	j->combos_done_ns = st_now_ns();
 	if (j->progress == PROGRESS_LIVE || r->nph == 0 || strcmp(status, ST_COMBO_OK))
 		st_progress_line(j, r->c, r->total, r->ph, r->nph, status);
 	if (r->skipped && !r->any_failed && !j->quiet)

@@ -587,6 +587,8 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 {
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	j->run_start_ns = st_now_ns();
+	for (uint64_t seq = 0; j->rank == 0 && seq < total; seq++)
+		j->combos_todo += !(stored && stored[seq]);
 	struct st_permute order;
 	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
 	if (shuffled)

@@ -7,6 +7,7 @@
 #include "../../common/options.h"
 #include "../../common/util.h"
 #include "../../coordinator/job/roles.h"
+#include "../../coordinator/job/progress.h"
 #include "../../worker/diskbench.h"
 #include "../../worker/hostinfo.h"
 #include "../../worker/lnfs_url.h"
@@ -16,6 +17,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,7 +263,25 @@ static void disk_file_not_ours(void)
 	rmdir(dir);
 }
 
+/* t_eta_counts_the_running_combination_once: 4 combinations of 10 s each;
+ * the ETA is what is left, and falls as the running one goes on (it was
+ * the time so far per finished combination times what is left, the running
+ * one included, and grew within a combination: 2-5x too high) */
+static void eta_falls_within_a_combination(void)
+{
+	const int64_t s = 1000000000LL;
+	CHECK(st_progress_eta(0, 4, 0, 5 * s) < 0); /* nothing finished: unknown */
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 10 * s) - 30) < 1e-9);
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 15 * s) - 25) < 1e-9);
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 19 * s) - 21) < 1e-9);
+	CHECK(fabs(st_progress_eta(3, 4, 30 * s, 35 * s) - 5) < 1e-9);
+	CHECK(st_progress_eta(3, 4, 30 * s, 45 * s) == 0); /* late: not negative */
+	/* a resumed run: 2 of 10 stored, 8 to run here; after 2 of them (20 s) */
+	CHECK(fabs(st_progress_eta(2, 8, 20 * s, 20 * s) - 60) < 1e-9);
+}
+
 const struct unit_test unit_cluster[] = {
+	{ "cluster: t_eta_counts_the_running_combination_once", eta_falls_within_a_combination },
 	{ "cluster: the target's server from URL and --mount", target_server_names },
 	{ "cluster: roles and the libnfs engine read one server from a URL", roles_and_engine_agree_on_the_server },
 	{ "cluster: roles: servers, idle ranks on a server host, --servers; "
