@@ -89,14 +89,15 @@ static const struct st_subcmd subcmds[] = {
 		  "largest first (sql/queries/effects.sql)." },
 	{ .name = "history",
 	  .run = st_cmd_history,
-	  .synopsis = "[--where EXPR] [--phase P] [--format F] [--db PATH]",
-	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE,
+	  .synopsis = "[--where EXPR] [--phase P] [--window N] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE | ST_CLI_WINDOW,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
 		  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
-		  "configurations EXPR selects, beside the earlier runs of the same configuration on "
-		  "the same hosts, with a verdict: regression or improvement when the difference is "
+		  "configurations EXPR selects, beside the last N (--window, 5; 0: all) earlier runs of "
+		  "the same configuration on the same hosts, with a verdict: regression or improvement "
+		  "when the difference is "
 		  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
 		  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
 		  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "

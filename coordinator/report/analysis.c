@@ -182,6 +182,7 @@ int st_analysis_functions(sqlite3 *db, char *err, size_t n)
 struct qparams {
 	const char *run, *run_a, *run_b, *phase;
 	int top;
+	int window; /* history: earlier runs to compare with, 0 all */
 };
 
 static void bind_params(sqlite3_stmt *st, const struct qparams *p)
@@ -198,6 +199,9 @@ static void bind_params(sqlite3_stmt *st, const struct qparams *p)
 	int k = sqlite3_bind_parameter_index(st, ":top");
 	if (k && p->top)
 		sqlite3_bind_int(st, k, p->top);
+	k = sqlite3_bind_parameter_index(st, ":window");
+	if (k)
+		sqlite3_bind_int(st, k, p->window);
 }
 
 static int is_column_option(int i)
@@ -487,7 +491,7 @@ int st_cmd_history(const struct st_subargs *a)
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
-	struct qparams p = { .phase = a->phase };
+	struct qparams p = { .phase = a->phase, .window = a->window };
 	int vary[ST_OPT_COUNT], rc = 2;
 	const char *sqlerr;
 	/*
@@ -520,11 +524,14 @@ int st_cmd_history(const struct st_subargs *a)
 	st_strbuf_put(&b, from.p);
 	st_strbuf_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
 	char note[4300];
+	char win[64] = "every earlier run";
+	if (a->window)
+		snprintf(win, sizeof(win), "the %d run%s before", a->window, a->window == 1 ? "" : "s");
 	snprintf(note, sizeof(note),
-		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
+		 "where %s; earlier = %s of the same configuration on the same hosts (--window), "
 		 "iterations pooled; regression/improvement: Welch's t-test at 95 %% (or the 95 %% "
 		 "prediction interval with fewer than 3 iterations); %s",
-		 a->where ? where : "(every configuration)", MBPS_UNIT);
+		 a->where ? where : "(every configuration)", win, MBPS_UNIT);
 	rc = run_and_print(db, "history", &b, &p, a->format, note, stdout);
 out:
 	st_strbuf_release(&from);

@@ -289,3 +289,31 @@ t_sigstopped_rank0_is_named_and_the_job_ends_by_the_deadline() {
 		fail "runs: $($ST runs --db s.db --format csv)" || return 1
 	echo "stopped rank 0; mpirun exit $rc after $took ms"
 }
+
+t_history_compares_with_a_window_of_earlier_runs() {
+	# good, good, bad, recovered: the last is compared with the runs just before it
+	for d in 2ms:G1 2ms:G2 6ms:BAD 2ms:OK; do
+		$ST --engine null --null-delay ${d%%:*} --block 16k --size 128k --iterations 3 --phases read \
+			--label ${d#*:} --db "$T/s.db" --quiet || return 1
+	done
+	for w in 1 2 0; do
+		$ST history --db s.db --window $w --format json >h$w.json || return 1
+	done
+	$ST history --db s.db --format json >hdef.json || return 1
+	python3 - <<'PY' || fail "history windows against the raw rows"
+import json, sqlite3, statistics
+con = sqlite3.connect('s.db')
+def mbps(label):
+    return [y for (y,) in con.execute('''SELECT agg_mbps FROM result r JOIN run USING (run_id)
+        WHERE run.label = ? AND r.phase = 'read' ''', (label,))]
+def last(w):
+    return [r for r in json.load(open('h%s.json' % w)) if r['label'] == 'OK'][0]
+one, two, every, default = last(1), last(2), last(0), last('def')
+assert one['earlier runs'] == 1 and abs(one['earlier MB/s'] - statistics.mean(mbps('BAD'))) <= 0.051, one
+assert two['earlier runs'] == 2 and abs(two['earlier MB/s'] - statistics.mean(mbps('G2') + mbps('BAD'))) <= 0.051, two
+assert every['earlier runs'] == 3, every
+assert default['earlier runs'] == 3, default  # --window 5 holds all three
+assert one['verdict'] == 'improvement', one   # against the bad run alone
+PY
+	refused "--window: invalid count 'x'" history --db s.db --window x
+}
