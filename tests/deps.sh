@@ -5,12 +5,14 @@
 # (libssl-dev: libcrypto's SHA-256 for the hashes `stcluster audit` checks;
 # chromium renders the HTML report in tests/mpi/t_analysis.sh; man-db
 # renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; clang
-# and libclang-rt-14-dev, libFuzzer's run-time, build tests/fuzz/.)
+# and libclang-rt-14-dev, libFuzzer's run-time, build tests/fuzz/; iproute2
+# (ip, tc) builds the lab of tests/lab/lab.sh; iperf3 is what the network
+# baseline is measured against in tests/mpi/t_lab.sh.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
 libsqlite3-dev sqlite3 libssl-dev python3 util-linux
 libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
-chromium man-db clang libclang-rt-14-dev"
+chromium man-db clang libclang-rt-14-dev iproute2 iperf3"
 
 missing=""
 for p in $PACKAGES; do

@@ -113,3 +113,57 @@ cut_run() {
 		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
 }
+
+# oracle_check DB DELAY_NS CALLS [WHERE]: every phase of every combination (or
+# of those whose combo row matches WHERE) against
+# the null engine's schedule (CALLS calls of DELAY_NS per thread; auto: size / block). The
+# schedule is a floor the run cannot beat, on any machine: a rank's span is
+# at least CALLS x DELAY, so no figure may exceed its oracle. What the run
+# spent beyond the schedule it measured itself (its ranks' spans, its
+# barrier skew), and that is the tolerance below the oracle: on a machine
+# with 2 jobs per core the phases run late, and say by how much.
+oracle_check() {
+	python3 - "$1" "$2" "$3" "${4:-1}" <<'PY'
+import sqlite3, sys
+db, delay, calls_arg, where = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+con = sqlite3.connect(db)
+n = 0
+for cid, phase, agg, iops, clients, threads, byts, ops, span, p50, fair, skew in con.execute(
+        """SELECT combo_id, phase, agg_mbps, iops, clients, threads, bytes, ops, span_ns,
+                  lat_p50_ns, fairness, skew_ns FROM phase_summary
+           WHERE combo_id IN (SELECT combo_id FROM combo WHERE %s)""" % where):
+    # CALLS auto: each thread's size / block
+    calls = int(calls_arg) if calls_arg != 'auto' else \
+        con.execute('SELECT size / block FROM combo WHERE combo_id = ?', (cid,)).fetchone()[0]
+    sched = calls * delay
+    ranks = con.execute("""SELECT rank, bytes, ops, start_ns, end_ns, mbps, nthreads FROM client_result
+                           WHERE combo_id = ? AND phase = ?""", (cid, phase)).fetchall()
+    per_thread = byts / threads                                    # threads: of all clients
+    oracle = byts / sched * 1e3                                    # MB/s
+    # the floor: nothing is faster than the schedule (1 % for the clocks)
+    assert span >= sched * 0.99, (phase, span, sched)
+    assert agg <= oracle * 1.01, (phase, agg, oracle)
+    # late by what the run measured: its span beyond the schedule
+    late = (span - sched) / sched
+    assert abs(agg - oracle / (1 + late)) <= 0.01 * oracle, (phase, agg, oracle, late)
+    assert ops == threads * calls, (phase, ops)
+    assert abs(iops - ops / span * 1e9) <= 0.01 * iops, (phase, iops)
+    for rank, b, o, s, e, mbps, nt in ranks:
+        assert e - s >= sched * 0.99, (phase, rank, e - s)
+        assert mbps <= nt * per_thread / sched * 1e3 * 1.01, (phase, rank, mbps)
+        rlate = (e - s - sched) / sched
+        assert abs(mbps - nt * per_thread / (sched * (1 + rlate)) * 1e3) <= 0.01 * mbps, (phase, rank)
+    # the slowest against the fastest client: no more apart than their own lateness
+    lates = [(e - s - sched) / sched for _, _, _, s, e, _, _ in ranks]
+    assert fair >= (1 + min(lates)) / (1 + max(lates)) * 0.99, (phase, fair, lates)
+    # each call lasts one delay on the schedule, late calls make the next shorter:
+    # the median stays within a bucket (12.5 %) plus the run's own lateness
+    assert abs(p50 - delay) <= delay * (0.13 + late), (phase, p50, late)
+    # the barrier releases every rank at once; their spread is stored, and is
+    # inside the phase it opens
+    assert 0 <= skew < span, (phase, skew, span)
+    n += 1
+assert n > 0, 'no phase to check'
+print('%d phases against the schedule of %s calls x %.1f ms' % (n, calls_arg, delay / 1e6))
+PY
+}

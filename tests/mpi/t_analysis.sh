@@ -139,23 +139,16 @@ t_effects_match_raw_rows_and_null_delays() {
 	run=$(q s.db "SELECT run_id FROM run")
 	$ST effects --db s.db --format json >e.json || return 1
 	an_effects_check s.db "$run" e.json block threads || fail "effects against the raw rows" || return 1
-	# the null engine's figures: threads=2 doubles the aggregate, block 16k
-	# makes each call carry 4 times the bytes in the same 4 ms
-	python3 - <<'EOF' || fail "effects against the null engine's known figures" || return 1
+	# the null engine's figures: 2 x threads x block / 4 ms at most, each
+	# combination late by what it measured itself (tests/lib.sh)
+	oracle_check s.db 4000000 auto || fail "effects' figures against the null engine's schedule" || return 1
+	python3 - <<'EOF' || fail "effects sorted by effect" || return 1
 import json
-rows = {(r['phase'], r['option'], r['level']): r for r in json.load(open('e.json'))}
+rows = json.load(open('e.json'))
 for phase in ('write', 'read'):
-    t1, t2 = rows[phase, 'threads', '1']['MB/s'], rows[phase, 'threads', '2']['MB/s']
-    b4, b16 = rows[phase, 'block', '4k']['MB/s'], rows[phase, 'block', '16k']['MB/s']
-    # (wide bounds: a loaded machine adds time to every phase, never removes it)
-    assert 1.3 < t2 / t1 < 2.4, (phase, t1, t2)
-    assert 2.0 < b16 / b4 < 4.4, (phase, b4, b16)
-    # block=4k threads=1: 2 ranks x 64 KiB in 16 calls x 4 ms = 2.048 MB/s at most
-    cell = rows[phase, 'block x threads', '4k x 1']['MB/s']
-    assert 1.0 < cell <= 2.06, (phase, cell)
-    # the strongest option comes first
-    mains = [r for r in json.load(open('e.json')) if r['phase'] == phase and r['kind'] == 'main']
-    assert mains[0]['option'] == 'block', mains[0]
+    mains = [r for r in rows if r['phase'] == phase and r['kind'] == 'main']
+    effects = [r['effect'] for r in mains]
+    assert effects == sorted(effects, reverse=True), (phase, effects)
 EOF
 	# the same query from the sqlite3 shell, with the run as a parameter
 	sqlite3 -batch -csv s.db ".param set :run \"'$run'\"" ".read $TOP/sql/queries/effects.sql" >shell.csv ||
