@@ -37,4 +37,10 @@ int st_net_connect_any(const char *list, int port, int64_t deadline_ns, int *fd)
 int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
 		  struct st_net_result *r);
 
+/* The same over n connections at once, one thread each (as iperf3 -P
+ * streams): one core is not the link's limit. The result is their sum,
+ * from the first byte of any to the last byte of any. Closes the fds. */
+int st_net_stream_parallel(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
+			   struct st_net_result *r);
+
 #endif

@@ -141,6 +141,11 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			      0, 0, "auto",
 			      "live: one updating line (combination, phase, elapsed, MB/s, ETA); plain: a "
 			      "line per finished phase; auto: live on a terminal" },
+	/* issue 11 (trust) */
+	[ST_OPT_BASELINE_STREAMS] = { "baseline-streams", "N", ST_T_COUNT, 0, NULL, 1, 64, 0, 0, 0, "4",
+				      "parallel TCP streams from each client host in the network baseline, "
+				      "one thread each (as iperf3 -P): one stream on one core is not the "
+				      "link's limit" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,

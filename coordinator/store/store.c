@@ -372,7 +372,7 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    err, n) ||
 	    prepare(s, &s->ins_baseline,
 		    "INSERT INTO baseline (run_id, kind, direction, server_rank, client_ranks, bytes, "
-		    "seconds, mbps, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "seconds, mbps, note, streams) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->set_row_hash, "UPDATE combo SET row_hash = ?2 WHERE combo_id = ?1", err,
 		    n) ||
@@ -830,7 +830,7 @@ out:
 
 int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
-		      double seconds, const char *note, char *err, size_t n)
+		      double seconds, const char *note, int streams, char *err, size_t n)
 {
 	/* the row and the hashes that cover it in one transaction */
 	char cfg[ST_HASH_HEX], stored[ST_HASH_HEX], res[ST_HASH_HEX], before[ST_HASH_HEX] = "",
@@ -853,6 +853,8 @@ int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		sqlite3_bind_double(q, 8, (double)bytes / seconds / 1e6);
 	}
 	bind_text(q, 9, note);
+	if (streams > 0)
+		sqlite3_bind_int(q, 10, streams);
 	if (step(s, q, err, n))
 		goto rollback;
 	if (cfg[0]) {

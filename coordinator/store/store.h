@@ -103,10 +103,11 @@ int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
  * running again; hosts already stored are kept). */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
 
-/* One baseline measurement, in a transaction with the hashes that cover it. */
+/* One baseline measurement, in a transaction with the hashes that cover it
+ * (streams: the TCP streams each client host used; 0 for the disk). */
 int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
-		      double seconds, const char *note, char *err, size_t n);
+		      double seconds, const char *note, int streams, char *err, size_t n);
 
 /* Marking a running run aborted, from any thread, while the store is open
  * elsewhere: a connection of its own, opened ahead (the mark is written

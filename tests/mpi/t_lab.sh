@@ -141,3 +141,31 @@ t_lab_stcluster_conf_reaches_every_host() {
 	expect_eq "$(q c.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 16384")" 8 "4 ranks x write, read" || return 1
 	expect_eq "$(q c.db "SELECT status FROM combo")" ok "the combination"
 }
+
+t_lab_network_baseline_is_an_upper_bound_like_iperf3() {
+	command -v iperf3 >/dev/null || { echo "iperf3 is not installed (tests/deps.sh install)"; return 77; }
+	lab_up 1 200mbit || return 1
+	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
+	s1=$(awk '$1 == "stt-s1" { print $2 }' "$T/lab/hosts")
+	# iperf3 -P 4 both ways, as an admin would measure the link
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-s1 -- iperf3 -s -D -p 5201 --pidfile "$T/iperf3.pid" ||
+		fail "iperf3 server" || return 1
+	trap 'kill "$(cat "$T/iperf3.pid" 2>/dev/null)" 2>/dev/null; "$TOP/tests/lab/lab.sh" down "$T/lab" >/dev/null 2>&1' EXIT
+	k=0
+	until "$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -J >c2s.json 2>/dev/null; do
+		k=$((k + 1)); [ $k -lt 20 ] || { fail "iperf3 client"; return 1; }; sleep 0.1
+	done
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -R -J >s2c.json ||
+		fail "iperf3 -R" || return 1
+	# the same link through stcluster's baseline (4 streams, the default)
+	lab_run mpirun -hostfile "$(hostfile_of 1)" -np 2 $ST --engine null --block 4k --size 16k \
+		--servers stt-s1 --baseline-time 1 --db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
+	for dir in c2s s2c; do
+		ip=$(python3 -c "import json; print(json.load(open('$dir.json'))['end']['sum_received']['bits_per_second'] / 8e6)")
+		st=$(q s.db "SELECT mbps FROM baseline WHERE kind = 'net_all' AND direction = '$dir'")
+		echo "$dir: stcluster $st MB/s, iperf3 -P 4 $ip MB/s, ceiling $ceiling MB/s"
+		expect_eq "$(q s.db "SELECT streams FROM baseline WHERE kind = 'net_all' AND direction = '$dir'")" 4 "$dir streams" || return 1
+		within "$st" "$ip" 10 "$dir baseline against iperf3" || return 1
+		within "$st" "$ceiling" 8 "$dir baseline against the link" || return 1
+	done
+}

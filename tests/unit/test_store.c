@@ -484,9 +484,9 @@ static struct st_store *fixture_store(const char *name, struct fixture *f)
 	}
 	fixture_init(f);
 	if (fixture_begin(s, f, "run-h", 3, 0) ||
-	    st_store_baseline(s, "run-h", "net_all", "c2s", 2, "0,1", 1000000, 0.5, NULL, err,
+	    st_store_baseline(s, "run-h", "net_all", "c2s", 2, "0,1", 1000000, 0.5, NULL, 4, err,
 			      sizeof(err)) ||
-	    st_store_baseline(s, "run-h", "disk", "write", 2, NULL, 0, 0, "O_DIRECT refused", err,
+	    st_store_baseline(s, "run-h", "disk", "write", 2, NULL, 0, 0, "O_DIRECT refused", 0, err,
 			      sizeof(err)) ||
 	    fixture_combo(s, f, "run-h", 0, 0) || fixture_combo(s, f, "run-h", 1, 1) ||
 	    st_store_end_run(s, "run-h", "complete", err, sizeof(err))) {
@@ -631,7 +631,7 @@ static void audit_resume_and_tampering(void)
 	if (!s)
 		return;
 	CHECK(fixture_begin(s, &f, "run-r", 3, 1) == 0); /* a third host this time */
-	CHECK(st_store_baseline(s, "run-r", "disk", "read", 2, NULL, 10, 1.0, NULL, err,
+	CHECK(st_store_baseline(s, "run-r", "disk", "read", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 1, 0) == 0);
 	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
@@ -648,7 +648,7 @@ static void audit_resume_and_tampering(void)
 	altered_items(s, "run-r", got, sizeof(got));
 	CHECK(strcmp(got, "config baselines result") == 0);
 	CHECK(fixture_begin(s, &f, "run-r", 3, 1) == 0);
-	CHECK(st_store_baseline(s, "run-r", "disk", "write", 2, NULL, 10, 1.0, NULL, err,
+	CHECK(st_store_baseline(s, "run-r", "disk", "write", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 2, 0) == 0);
 	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
