@@ -117,8 +117,13 @@ FROM per_t GROUP BY combo_id, phase, rank, metric;
 
 -- The bottleneck, per combination and phase: the aggregate as a share of
 -- the slower of the parts measured alone (all clients at once over the
--- network in the phase's direction, and the server's disk), and a flag
--- when the aggregate beats a part: the client's cache answered.
+-- network in the phase's direction, and the server's disk). A phase above
+-- a part is "above the measured limit" of it, with the likely cause for
+-- its engine: a cache only where one exists (the posix engine without
+-- O_DIRECT; the server's page cache for reads above its disk), never for
+-- libnfs, which keeps none. A read phase limited by the disk whose server
+-- ranks sampled their disks reading less than half of what the clients
+-- got was served from the server's page cache, not disk-bound.
 CREATE VIEW verdict AS
 WITH b AS (
 	SELECT run_id,
@@ -128,10 +133,14 @@ WITH b AS (
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'read' THEN mbps END) AS disk_read
 	FROM baseline GROUP BY run_id
 ), x AS (
-	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps,
+	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps, r.engine, c.direct, c.fsync,
+	       s.phase IN ('write', 'rewrite', 'randwrite') AS writes,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
-	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps
-	FROM phase_summary s JOIN b USING (run_id)
+	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps,
+	       (SELECT SUM(v.avg_value) FROM server_summary v WHERE v.combo_id = s.combo_id
+	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read
+	FROM phase_summary s JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
+	JOIN combo c ON c.combo_id = s.combo_id
 ), y AS (
 	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
 	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
@@ -141,8 +150,30 @@ SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit
        100.0 * agg_mbps / NULLIF(limit_mbps, 0) AS pct_of_limit,
        CASE
          WHEN limit_mbps IS NULL THEN NULL
-         WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN 'cache: above the network rate'
-         WHEN disk_mbps IS NOT NULL AND agg_mbps > 1.05 * disk_mbps THEN 'cache: above the disk rate'
+         WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN
+           'above the measured limit of ' || printf('%.0f', net_mbps) || ' MB/s (network): ' ||
+           CASE
+             WHEN engine = 'posix' AND direct = 'off' AND NOT writes
+               THEN 'the client''s page cache answered (buffered reads)'
+             WHEN engine = 'posix' AND direct = 'off' AND fsync = 'off'
+               THEN 'the client''s page cache took the writes (buffered, no fsync)'
+             WHEN engine = 'libnfs'
+               THEN 'libnfs keeps no cache: its connections carried more than the baseline''s '
+                    || 'streams (more threads or connections than --baseline-streams)'
+             ELSE 'O_DIRECT leaves the client''s cache out: its connections carried more than the '
+                  || 'baseline''s streams (more threads or connections than --baseline-streams)'
+           END
+         WHEN disk_mbps IS NOT NULL AND agg_mbps > 1.05 * disk_mbps THEN
+           'above the measured limit of ' || printf('%.0f', disk_mbps) || ' MB/s (disk): ' ||
+           CASE
+             WHEN writes THEN 'the server answered before its disk had the data (an async export, '
+                              || 'or unstable writes not yet committed)'
+             ELSE 'the server''s page cache answered (the disk baseline reads with O_DIRECT)'
+           END
+         WHEN NOT writes AND limit_part = 'disk' AND server_disk_read IS NOT NULL
+              AND server_disk_read < 0.5 * agg_mbps THEN
+           'served from the server''s page cache (its disks read ' || printf('%.0f', server_disk_read)
+           || ' MB/s meanwhile)'
          WHEN agg_mbps >= 0.85 * limit_mbps THEN limit_part || '-bound'
          ELSE 'below the parts: NFS or client'
        END AS verdict

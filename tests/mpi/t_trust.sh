@@ -317,3 +317,28 @@ assert one['verdict'] == 'improvement', one   # against the bad run alone
 PY
 	refused "--window: invalid count 'x'" history --db s.db --window x
 }
+
+t_verdict_above_a_limit_names_the_engine_s_cause() {
+	mkdir target
+	$ST --target "$T/target" --block 64k --size 1m --direct on,off --fsync off --phases write,read \
+		--db "$T/s.db" --quiet || return 1
+	run=$(q s.db 'SELECT run_id FROM run')
+	# the verdict view over these real rows, with a network measured far below
+	# them (as one TCP stream measured a link NFS then beat): what it says
+	verdicts() {
+		cp s.db v.db
+		sqlite3 v.db "INSERT INTO baseline (run_id, kind, direction, server_rank, bytes, seconds, mbps, streams)
+			VALUES ('$run', 'net_all', 'c2s', 1, 1000000, 1, 1.0, 1), ('$run', 'net_all', 's2c', 1, 1000000, 1, 1.0, 1);
+			UPDATE run SET engine = '$1'"
+		q v.db "SELECT c.direct || ' ' || v.phase || ': ' || v.verdict FROM verdict v JOIN combo c USING (combo_id)
+			ORDER BY c.direct DESC, v.phase DESC"
+	}
+	expect_eq "$(verdicts posix)" "on write: above the measured limit of 1 MB/s (network): O_DIRECT leaves the client's cache out: its connections carried more than the baseline's streams (more threads or connections than --baseline-streams)
+on read: above the measured limit of 1 MB/s (network): O_DIRECT leaves the client's cache out: its connections carried more than the baseline's streams (more threads or connections than --baseline-streams)
+off write: above the measured limit of 1 MB/s (network): the client's page cache took the writes (buffered, no fsync)
+off read: above the measured limit of 1 MB/s (network): the client's page cache answered (buffered reads)" "posix verdicts" || return 1
+	# libnfs has no cache: no verdict may claim one
+	verdicts libnfs >libnfs.txt
+	expect_eq "$(grep -c 'libnfs keeps no cache' libnfs.txt)" 4 "libnfs verdicts: $(cat libnfs.txt)" || return 1
+	! grep -q "page cache" libnfs.txt || fail "a cache claimed for libnfs: $(cat libnfs.txt)"
+}
