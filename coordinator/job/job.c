@@ -544,6 +544,20 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	return status;
 }
 
+/* As a rank ends on a signal (Ctrl-C; mpirun's SIGTERM when a rank failed):
+ * its files of the run go, within 2 s (mpirun's SIGKILL follows). */
+static void remove_files_on_signal(void *arg)
+{
+	struct job *j = arg;
+	if (j->roles[j->rank] != ST_ROLE_CLIENT)
+		return;
+	struct st_combo none;
+	st_plan_combo(&j->cfg, 0, &none);
+	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
+				     .rank = j->rank, .run_dir = j->run_dir };
+	st_worker_remove_run_dir(&wa, 2000000000LL, NULL, 0);
+}
+
 /* From here on a rank that dies or hangs is named: the watch, and rank 0's
  * record of the collective step each rank has reached. */
 static void start_watch(struct job *j, uint64_t total)
@@ -551,6 +565,7 @@ static void start_watch(struct job *j, uint64_t total)
 	/* a silent rank 0 is given what a hung rank is given: the deadline and its grace */
 	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total,
 				  st_step_deadline(j, 0));
+	st_watch_set_cleanup(j->watch, remove_files_on_signal, j);
 	if (j->rank == 0) {
 		j->last_step = calloc((size_t)j->size, sizeof(int));
 		if (!j->last_step)
@@ -648,14 +663,33 @@ static int end_run(struct job *j)
 	st_plan_combo(&j->cfg, 0, &none);
 	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
 				     .rank = j->rank, .run_dir = j->run_dir };
+	/* what no rank could remove (a frozen server) is said in the run */
+	char left[512] = "", *all = NULL;
 	if (j->roles[j->rank] == ST_ROLE_CLIENT)
-		st_worker_remove_run_dir(&wa);
+		st_worker_remove_run_dir(&wa, 0, left, sizeof(left));
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(left))))
+		st_die("out of memory");
+	MPI_Gather(left, (int)sizeof(left), MPI_CHAR, all, (int)sizeof(left), MPI_CHAR, 0,
+		   MPI_COMM_WORLD);
 
 	int rc = 0;
 	if (j->rank == 0) {
-		char err[ST_ERR_MAX];
+		char err[ST_ERR_MAX], cleanup[2048] = "";
+		for (int r = 0; r < j->size; r++) {
+			const char *l = all + (size_t)r * sizeof(left);
+			size_t off = strlen(cleanup);
+			if (*l)
+				snprintf(cleanup + off, sizeof(cleanup) - off, "%srank %d (host %s): %.*s",
+					 off ? "; " : "", r, j->hosts[r].hostname, (int)sizeof(left) - 1, l);
+		}
+		free(all);
+		if (cleanup[0])
+			fprintf(stderr, "stcluster: left behind on the target (remove it by hand, or "
+					"with --resume of a later run): %s\n",
+				cleanup);
 		const char *run_status = j->store_failed ? ST_RUN_STORE_FAILED : ST_RUN_COMPLETE;
-		if (st_store_end_run(j->store, j->run_id, run_status, err, sizeof(err))) {
+		if (st_store_end_run(j->store, j->run_id, run_status, cleanup[0] ? cleanup : NULL, err,
+				     sizeof(err))) {
 			fprintf(stderr, "stcluster: %s\n", err);
 			j->store_failed = 1;
 		}

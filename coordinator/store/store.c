@@ -983,16 +983,16 @@ int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_co
 	return rc == SQLITE_ROW ? 0 : fail(err, n, "store: no run %s", run_id);
 }
 
-int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
-		     size_t n)
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
+		     const char *cleanup, char *err, size_t n)
 {
 	char at[40], cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX];
 	int found;
 	iso(st_wall_ns(), at, sizeof(at));
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db,
-			       "UPDATE run SET status = ?, finished_at = ? WHERE run_id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
+			       "UPDATE run SET status = ?, finished_at = ?, cleanup = ? WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
 		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	if (begin(s->db, err, n)) {
 		sqlite3_finalize(st);
@@ -1000,7 +1000,8 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	}
 	bind_text(st, 1, status);
 	bind_text(st, 2, at);
-	bind_text(st, 3, run_id);
+	bind_text(st, 3, cleanup);
+	bind_text(st, 4, run_id);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	/* the status and the finish time are in the result hash */

@@ -129,10 +129,11 @@ struct st_run_counts {
 int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_counts *c,
 			char *err, size_t n);
 
-/* Set run status (ST_RUN_*: complete, store failed) and finish time (and
- * the result hash, which covers them, in the same transaction). */
-int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
-		     size_t n);
+/* Set run status (ST_RUN_*: complete, store failed), finish time and what
+ * the run could not remove (cleanup, NULL: nothing), and the result hash,
+ * which covers them, in the same transaction. */
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
+		     const char *cleanup, char *err, size_t n);
 
 struct st_phase_record {
 	int phase;				  /* enum st_phase */

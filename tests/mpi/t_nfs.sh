@@ -269,7 +269,7 @@ nfs_freeze_when_written() {
 	) &
 }
 
-t_nfs_soft_and_hard_end_by_the_deadline() {
+t_nfs_frozen_server_ends_by_the_deadline_and_what_is_left_is_named() {
 	nfs_up || return $?
 	# soft, timeo 1 s, retrans 1: a call fails 1 + 2 s after the server stops answering
 	nfs_freeze_when_written "$T/export/stcluster-*/r0.t0"
@@ -298,6 +298,13 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	bytes=$(q soft.db "SELECT bytes FROM rank_result")
 	[ "$bytes" -gt 0 ] && [ "$size" -ge "$bytes" ] && [ "$size" -le $((bytes + 65536)) ] ||
 		fail "server has $size bytes, the run counted $bytes" || return 1
+	# what the run could not remove is said in it: the store and runs name the file
+	run=$(q soft.db 'SELECT run_id FROM run')
+	q soft.db 'SELECT cleanup FROM run' | grep -q "^rank 0 (host $(hostname)): stcluster-$run/r0.t0.*: ETIMEDOUT$" ||
+		fail "the run's cleanup: $(q soft.db 'SELECT cleanup FROM run')" || return 1
+	$ST runs --db soft.db --format csv | tail -1 | grep -q "left behind: rank 0 .*r0.t0" ||
+		fail "runs does not say what is left: $($ST runs --db soft.db --format csv)" || return 1
+	grep -q "left behind on the target" out || fail "no line on stderr: $(cat out)" || return 1
 	rm -rf "$T"/export/stcluster-*
 
 	# hard: no call outlives --deadline (3 s), even with the server gone

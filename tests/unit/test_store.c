@@ -235,7 +235,7 @@ static void aggregates_by_hand(void)
 	/* the same seq twice is refused, and the refused transaction leaves nothing */
 	CHECK(st_store_combo(s, &bad, err, sizeof(err)) == -1);
 	CHECK(qd(db, "SELECT COUNT(*) FROM combo") == 2);
-	CHECK(st_store_end_run(s, "run-a", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-a", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(qd(db, "SELECT COUNT(*) FROM run_summary WHERE status = 'complete' AND combos_stored = 2") == 1);
 	st_store_close(s);
 }
@@ -489,7 +489,7 @@ static struct st_store *fixture_store(const char *name, struct fixture *f)
 	    st_store_baseline(s, "run-h", "disk", "write", 2, NULL, 0, 0, "O_DIRECT refused", 0, err,
 			      sizeof(err)) ||
 	    fixture_combo(s, f, "run-h", 0, 0) || fixture_combo(s, f, "run-h", 1, 1) ||
-	    st_store_end_run(s, "run-h", "complete", err, sizeof(err))) {
+	    st_store_end_run(s, "run-h", "complete", "rank 1 (host h1): d/r1.t0: ETIMEDOUT", err, sizeof(err))) {
 		st_store_close(s);
 		return NULL;
 	}
@@ -634,7 +634,7 @@ static void audit_resume_and_tampering(void)
 	CHECK(st_store_baseline(s, "run-r", "disk", "read", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-r", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM host WHERE run_id = 'run-r'") == 3);
 	altered_items(s, "run-r", got, sizeof(got));
@@ -651,7 +651,7 @@ static void audit_resume_and_tampering(void)
 	CHECK(st_store_baseline(s, "run-r", "disk", "write", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 2, 0) == 0);
-	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-r", "complete", NULL, err, sizeof(err)) == 0);
 	altered_items(s, "run-r", got, sizeof(got));
 	if (strcmp(got, "config baselines result") != 0)
 		fprintf(stderr, "    after the resume: altered '%s'\n", got);
@@ -698,7 +698,7 @@ static void audit_aborted_run(void)
 	CHECK(strcmp(got, "") == 0);
 	CHECK(fixture_begin(s, &f, "run-x", 3, 1) == 0);
 	CHECK(fixture_combo(s, &f, "run-x", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-x", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-x", "complete", NULL, err, sizeof(err)) == 0);
 	altered_items(s, "run-x", got, sizeof(got));
 	CHECK(strcmp(got, "") == 0);
 	/* the reason is kept after the resume, and covered */
@@ -770,7 +770,7 @@ static void audit_older_store(void)
 	CHECK(hashed == 1);
 	CHECK(fixture_begin(s, &f, "run-old", 2, 1) == 0);
 	CHECK(fixture_combo(s, &f, "run-old", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-old", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-old", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK_EQ_INT(altered(s, "run-old", &hashed), 0);
 	CHECK(hashed == 0);
 	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM combo WHERE row_hash IS NOT NULL") == 1);
