@@ -52,6 +52,8 @@ struct st_watch {
 	pthread_mutex_t lock; /* guards aborted */
 	int aborted;
 	int64_t silence_ns;   /* others: rank 0 silent this long ends the rank */
+	void (*cleanup)(void *); /* as the rank ends on a signal: remove its files */
+	void *cleanup_arg;
 	atomic_llong gap_ns;  /* rank 0: the longest stop of its watch thread ... */
 	atomic_llong gap_end; /* ... and when it ended (local clock) */
 };
@@ -68,13 +70,30 @@ static sigset_t watched_signals(void)
 
 void st_watch_block_signals(void)
 {
-	const char *r = getenv("OMPI_COMM_WORLD_RANK");
-	if (!r)
-		r = getenv("PMIX_RANK");
-	if (r && strcmp(r, "0"))
-		return;
 	sigset_t s = watched_signals();
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
+}
+
+void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->cleanup_arg = arg;
+	w->cleanup = fn;
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The rank ends on a signal: its files first, then exit status 3. */
+static _Noreturn void end_on_signal(struct st_watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	void (*fn)(void *) = w->cleanup;
+	void *arg = w->cleanup_arg;
+	pthread_mutex_unlock(&w->lock);
+	if (fn)
+		fn(arg);
+	_exit(ST_EXIT_ABORTED);
 }
 
 void st_watch_unblock_signals(void)
@@ -153,7 +172,7 @@ static void ended_by_signal(struct st_watch *w, int sig)
 		 "rank 0 got %s during %s (mpirun sends SIGTERM when a rank fails or on Ctrl-C)",
 		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP", place);
 	st_watch_abort(w, -1, reason);
-	_exit(ST_EXIT_ABORTED);
+	end_on_signal(w);
 }
 
 /* Rank r ended because it heard no heartbeat from rank 0: rank 0 was the
@@ -274,11 +293,12 @@ static void *watch_thread(void *arg)
 static void *lifeline_thread(void *arg)
 {
 	struct st_watch *w = arg;
-	struct pollfd p[2] = { { .fd = w->efd, .events = POLLIN },
-			       { .fd = w->lifeline, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = w->efd, .events = POLLIN },
+			       { .fd = w->lifeline, .events = POLLIN },
+			       { .fd = w->sfd, .events = POLLIN } };
 	int64_t heard = st_now_ns();
 	for (;;) {
-		int rc = poll(p, 2, 250);
+		int rc = poll(p, 3, 250);
 		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
@@ -286,6 +306,15 @@ static void *lifeline_thread(void *arg)
 		}
 		if (p[0].revents)
 			return NULL;
+		if (p[2].revents) {
+			/* mpirun's SIGTERM (a rank failed, Ctrl-C): this rank's files go
+			 * with it, so an interrupted run leaves nothing on the target */
+			struct signalfd_siginfo si;
+			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
+				end_on_signal(w);
+		}
+		if (w->lifeline < 0)
+			continue; /* no lifeline: signals only */
 		if (rc == 0 || !p[1].revents) {
 			int64_t quiet = st_now_ns() - heard;
 			if (quiet <= w->silence_ns)
@@ -385,10 +414,13 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 		w->running = 1;
 	}
 	MPI_Bcast(&port, 1, MPI_INT, 0, comm);
-	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : 0;
-	if (w->rank && !rc) {
+	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : w->rank ? -ECONNREFUSED : 0;
+	if (w->rank) {
+		/* the thread also takes this rank's signals, lifeline or not */
+		sigset_t s = watched_signals();
+		w->sfd = signalfd(-1, &s, SFD_CLOEXEC);
 		w->efd = eventfd(0, EFD_CLOEXEC);
-		if (w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
+		if (w->sfd < 0 || w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
 			st_die("rank %d cannot watch its lifeline", w->rank);
 		w->running = 1;
 	}

@@ -7,9 +7,10 @@
  * SIGKILL a second after that. So every other rank keeps one TCP connection
  * to rank 0, its lifeline: the kernel closes it when the process ends, however
  * it ends, and rank 0's watch thread sees the close at once. The same thread
- * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread of rank 0 before
- * MPI starts its own, and read from a signalfd), so mpirun's kill wave and a
- * Ctrl-C also leave an aborted run with a reason. A rank that hangs instead
+ * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread before MPI
+ * starts its own, and read from a signalfd), so mpirun's kill wave and a
+ * Ctrl-C also leave an aborted run with a reason; every rank's watch thread
+ * removes the rank's files as it ends so. A rank that hangs instead
  * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
  * job's deadline checks (steps.c) name it and call st_watch_abort.
  *
@@ -33,10 +34,17 @@
 
 struct st_watch;
 
-/* Call before MPI_Init on every process: rank 0 (as mpirun's environment
- * says, or a singleton) blocks the signals the watch thread reads, so that
- * the threads MPI starts inherit the mask. */
+/* Call before MPI_Init on every process: it blocks the signals the watch
+ * threads read (SIGTERM, SIGINT, SIGHUP), so that the threads MPI starts
+ * inherit the mask. */
 void st_watch_block_signals(void);
+
+/* Every rank: what to do as the rank ends on one of those signals (mpirun
+ * sends SIGTERM to every rank on Ctrl-C and when a rank fails): remove
+ * this rank's files, so that an interrupted run leaves none. fn runs in
+ * the watch thread, while the rank's other threads go on; it must not
+ * block for long (mpirun's SIGKILL follows). */
+void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg);
 
 /* The calling thread takes those signals again (once the watch is stopped,
  * or was never started): a signal then ends rank 0 as usual. */

@@ -342,3 +342,21 @@ off read: above the measured limit of 1 MB/s (network): the client's page cache 
 	expect_eq "$(grep -c 'libnfs keeps no cache' libnfs.txt)" 4 "libnfs verdicts: $(cat libnfs.txt)" || return 1
 	! grep -q "page cache" libnfs.txt || fail "a cache claimed for libnfs: $(cat libnfs.txt)"
 }
+
+t_interrupted_run_leaves_no_files() {
+	mkdir target
+	# one combination of real files; Ctrl-C while they are being written
+	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 2 $ST --target "$T/target" --block 64k --size 256m \
+		--threads 2 --direct off --fsync on --db "$T/s.db" --quiet >out 2>&1 &
+	mp=$!
+	k=0
+	until [ "$(ls target/stcluster-*/ 2>/dev/null | wc -l)" = 4 ] || [ $k -ge 400 ]; do sleep 0.05; k=$((k + 1)); done
+	files=$(ls target/stcluster-*/ 2>/dev/null | wc -l)
+	kill -INT $mp
+	wait $mp
+	rc=$?
+	[ "$files" = 4 ] || fail "the run's 4 files were not there to interrupt ($files)" || return 1
+	[ $rc != 0 ] || fail "mpirun exited 0 after Ctrl-C" || return 1
+	expect_eq "$(q s.db 'SELECT status FROM run')" aborted "the run" || return 1
+	expect_eq "$(ls -A target)" "" "files left in the target after Ctrl-C"
+}
