@@ -42,6 +42,12 @@ void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n
 	buf[0] = '\0';
 	if (rr->error.err)
 		snprintf(buf, n, "%s", rr->message);
+	if (rr->flags & ST_TF_SERVER_RESTART) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l,
+			 "%sthe NFS server restarted during the phase: the figure includes the outage",
+			 l ? "; " : "");
+	}
 	if (rr->bad_blocks) {
 		size_t l = strlen(buf);
 		snprintf(buf + l, n - l,

@@ -65,6 +65,7 @@ struct st_error {
 
 #define ST_TF_DIRECT_FALLBACK 0x1u /* O_DIRECT refused; ran buffered */
 #define ST_TF_DEADLINE 0x2u	   /* stopped by the phase deadline */
+#define ST_TF_SERVER_RESTART 0x4u  /* the NFS server restarted during the phase */
 
 struct st_thread_result {
 	uint32_t version; /* ST_WIRE_VERSION */
@@ -209,8 +210,9 @@ struct st_diskbench_msg {
 uint64_t st_wire_stamp(void);
 
 /* What went wrong in a rank's phase, as one line: its first error's text,
- * and the blocks --verify found wrong ("2 blocks read did not verify, the
- * first at offset 0 of thread 1's file"); "" when nothing did. */
+ * a restart of the NFS server during the phase, and the blocks --verify
+ * found wrong ("2 blocks read did not verify, the first at offset 0 of
+ * thread 1's file"); "" when nothing did. */
 void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n);
 
 #endif

@@ -78,6 +78,13 @@ struct st_engine {
 	 * when its turn comes), or -errno. close() discards what was not taken. */
 	int (*prefetch)(void *ts, void *fh, size_t len, uint64_t off);
 
+	/* Optional (NULL: none). The ST_TF_* flags of what this thread's calls
+	 * met since it was last asked (the worker asks after each phase's
+	 * close): ST_TF_SERVER_RESTART when the server's write verifier changed,
+	 * that is, it restarted during the phase (its figure then includes the
+	 * outage). */
+	unsigned (*events)(void *ts);
+
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);
 	int (*rmdir)(void *rank_state, const char *path);

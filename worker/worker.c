@@ -320,6 +320,8 @@ static void run_phase(struct io_thread *t, int phase, int layout)
 		rc = w->e->close(t->ts, fh);
 		if (rc < 0)
 			set_error(r, -rc, ST_OP_CLOSE, phase, 0);
+		if (w->e->events)
+			r->flags |= w->e->events(t->ts);
 	}
 	int64_t end = st_now_ns();
 	r->start_ns = start - w->a.clock_offset_ns;

@@ -315,6 +315,8 @@ static const struct st_sample *phase_close(struct job *j, int p, int64_t release
 	rr->end_ns = st_now_ns() - j->my_offset;
 	rr->cpu_user_us = u1 - u0;
 	rr->cpu_sys_us = s1 - s0;
+	if (st_sampler_restarts(j->sampler))
+		rr->flags |= ST_TF_SERVER_RESTART;
 	return samples;
 }
 
@@ -403,7 +405,7 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 	for (int i = 0; i < r->nph; i++)
 		for (int q = 0; q < j->size; q++) {
 			const struct st_rank_result *rr = &r->ph[i].ranks[q];
-			if (!rr->error.err && !rr->bad_blocks)
+			if (!rr->error.err && !rr->bad_blocks && !(rr->flags & ST_TF_SERVER_RESTART))
 				continue;
 			char what[ST_ERR_MAX];
 			st_rank_result_message(rr, what, sizeof(what));

@@ -1165,8 +1165,9 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			rmin = rr->release_ns;
 		if (rr->release_ns > rmax)
 			rmax = rr->release_ns;
-		any_err |= rr->error.err != 0 || rr->bad_blocks != 0;
-		if (!first_msg[0] && (rr->error.err || rr->bad_blocks))
+		int wrong = rr->error.err != 0 || rr->bad_blocks != 0 || (rr->flags & ST_TF_SERVER_RESTART);
+		any_err |= wrong;
+		if (!first_msg[0] && wrong)
 			st_rank_result_message(rr, first_msg, sizeof(first_msg));
 		st_hist_merge(&h, &rr->hist);
 
