@@ -157,8 +157,10 @@ for cid, phase, agg, iops, clients, threads, byts, ops, span, p50, fair, skew in
     lates = [(e - s - sched) / sched for _, _, _, s, e, _, _ in ranks]
     assert fair >= (1 + min(lates)) / (1 + max(lates)) * 0.99, (phase, fair, lates)
     # each call lasts one delay on the schedule, late calls make the next shorter:
-    # the median stays within a bucket (12.5 %) plus the run's own lateness
-    assert abs(p50 - delay) <= delay * (0.13 + late), (phase, p50, late)
+    # the median is no longer than a bucket (12.5 %) plus the run's own lateness;
+    # it has no floor on a busy machine (a thread held off the CPU runs the calls
+    # it missed at once: a median of 39 us against 4 ms was seen at load 6)
+    assert 0 < p50 <= delay * (1.13 + late), (phase, p50, late)
     # the barrier releases every rank at once; their spread is stored, and is
     # inside the phase it opens
     assert 0 <= skew < span, (phase, skew, span)
