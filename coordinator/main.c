@@ -31,10 +31,13 @@ static const struct st_subcmd subcmds[] = {
 	  .help =
 		  "One run (default: the last), one row per combination and phase: every option that "
 		  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
-		  "latency percentiles, errors, and the bottleneck verdict when the run measured "
-		  "baselines. With --top N: the N best combinations of each phase, one row each "
-		  "(iterations averaged, with their 95 % interval): options, bytes, time, aggregate "
-		  "MB/s, slowest and fastest client, verdict (sql/queries/top.sql). With --html FILE: "
+		  "latency percentiles, errors, the CPU the phase cost (the client processes' as % of "
+		  "one CPU per client over the phase's wall, the server hosts' as % of their CPUs, "
+		  "each also in us per MB; view phase_cpu), and the bottleneck verdict when the run "
+		  "measured baselines. With --top N: the N best combinations of each phase, one row "
+		  "each (iterations averaged, with their 95 % interval): options, bytes, time, "
+		  "aggregate MB/s, slowest and fastest client, CPU, verdict (sql/queries/top.sql). "
+		  "With --html FILE: "
 		  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
 		  "combination and phase with the per-client spread, main effects, the interaction of "
 		  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
@@ -85,8 +88,9 @@ static const struct st_subcmd subcmds[] = {
 		  "varies in the run, the mean aggregate MB/s at each level with its spread (sd, min, "
 		  "max) and the effect (largest minus smallest level mean); for every pair of such "
 		  "options, the cell means and the interaction effect (the largest minus the smallest "
-		  "departure of a cell from what the two main effects predict). Sorted by effect, "
-		  "largest first (sql/queries/effects.sql)." },
+		  "departure of a cell from what the two main effects predict); beside each, the mean "
+		  "client and server CPU at that level or cell (% and us per MB, as report). Sorted "
+		  "by effect, largest first (sql/queries/effects.sql)." },
 	{ .name = "history",
 	  .run = st_cmd_history,
 	  .synopsis = "[--where EXPR] [--phase P] [--window N] [--format F] [--db PATH]",

@@ -115,6 +115,49 @@ SELECT combo_id, phase, rank, metric, COUNT(*) AS samples,
        AVG(value) AS avg_value, MAX(value) AS max_value
 FROM per_t GROUP BY combo_id, phase, rank, metric;
 
+-- Per combination and phase: what the phase cost in CPU, as a share of its
+-- wall time (span_ns of phase_summary: earliest client start to latest end)
+-- and per MB (10^6 bytes) all clients moved.
+--   client_cpu_pct        the client ranks' processes (user + sys), as % of
+--                         one CPU per client rank over the phase (fio's
+--                         usr_cpu + sys_cpu); 100 = one CPU busy per client
+--   client_cpu_us_per_mb  their CPU time, us, per MB
+--   server_cpu_pct        the server hosts' CPUs busy (user + sys) as their
+--                         server ranks sampled them, % of all the host's
+--                         CPUs, mean over the phase (and over server hosts)
+--   nfsd_cpu_pct          the NFS server's processes alone (knfsd threads
+--                         or ganesha.nfsd), % of all the host's CPUs
+--   server_cpu_us_per_mb, nfsd_cpu_us_per_mb  that CPU time (the % times
+--                         the host's PUs times the phase's wall), us per MB
+-- Several server ranks on one host sample the same host: it counts once.
+CREATE VIEW phase_cpu AS
+WITH srv AS (
+	SELECT combo_id, phase, rank,
+	       SUM(CASE WHEN metric IN ('cpu_user_pct', 'cpu_sys_pct') THEN avg_value END) AS busy_pct,
+	       SUM(CASE WHEN metric = 'nfsd_cpu_pct' THEN avg_value END) AS nfsd_pct
+	FROM server_summary GROUP BY combo_id, phase, rank
+), h AS (
+	SELECT srv.combo_id, srv.phase, MAX(srv.busy_pct) AS busy_pct, MAX(srv.nfsd_pct) AS nfsd_pct,
+	       MAX(hs.pus) AS pus
+	FROM srv
+	JOIN combo k ON k.combo_id = srv.combo_id
+	JOIN host hs ON hs.run_id = k.run_id AND hs.rank = srv.rank
+	GROUP BY srv.combo_id, srv.phase, hs.hostname
+), s AS (
+	SELECT combo_id, phase, AVG(busy_pct) AS busy_pct, AVG(nfsd_pct) AS nfsd_pct,
+	       SUM(busy_pct * pus) AS busy_cpu_pct, SUM(nfsd_pct * pus) AS nfsd_cpu_pct
+	FROM h GROUP BY combo_id, phase
+)
+SELECT p.run_id, p.combo_id, p.phase, p.span_ns, p.bytes, p.clients, p.cpu_us,
+       p.cpu_us * 1e5 / NULLIF(p.clients * p.span_ns, 0) AS client_cpu_pct,
+       p.cpu_us * 1e6 / NULLIF(p.bytes, 0) AS client_cpu_us_per_mb,
+       s.busy_pct AS server_cpu_pct,
+       s.nfsd_pct AS nfsd_cpu_pct,
+       s.busy_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS server_cpu_us_per_mb,
+       s.nfsd_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS nfsd_cpu_us_per_mb
+FROM phase_summary p
+LEFT JOIN s USING (combo_id, phase);
+
 -- The bottleneck, per combination and phase: the aggregate as a share of
 -- the slower of the parts measured alone (all clients at once over the
 -- network in the phase's direction, and the server's disk). A phase above

@@ -346,14 +346,14 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
 	if (base)
 		st_strbuf_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
-	st_strbuf_put(&b, "verdict FROM ");
+	st_strbuf_put(&b, ST_CPU_COLUMNS("") ", verdict FROM ");
 	sb_subquery(&b, st_sql_q_top);
 	st_strbuf_put(&b, " ORDER BY phase_order, place");
-	char note[512], best[64] = "every combination";
+	char note[1024], best[64] = "every combination";
 	if (top)
 		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
-	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s", run, best,
-		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT);
+	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s; %s", run, best,
+		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "report", &b, &p, f, note, out);
 	st_strbuf_release(&b);
 	return rc;
@@ -452,17 +452,17 @@ int st_cmd_effects(const struct st_subargs *a)
 	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
 		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
 		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
-		   "ROUND(effect_pct, 1) AS \"effect %\" FROM ");
+		   "ROUND(effect_pct, 1) AS \"effect %\", " ST_CPU_COLUMNS("") " FROM ");
 	sb_subquery(&b, st_sql_q_effects);
 	st_strbuf_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
-	char title[256], note[900];
+	char title[256], note[1400];
 	st_run_title(db, run, title, sizeof(title));
 	snprintf(note, sizeof(note),
 		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
 		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
 		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
-		 "%s",
-		 title, MBPS_UNIT);
+		 "%s; %s",
+		 title, MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "effects", &b, &p, a->format, note, stdout);
 	int vary[ST_OPT_COUNT];
 	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)

@@ -131,6 +131,8 @@ struct bar {
 	int n, iters;	       /* iterations without error, iterations stored */
 	double pct;	       /* % of the slower part measured alone; NAN: no baseline */
 	char verdict[512];     /* bottleneck, error or failure text */
+	double ccpu, ccpm;     /* client CPU: % of one CPU per client rank, us per MB (view phase_cpu) */
+	double scpu, scpm;     /* server hosts' CPUs busy: % of all, us per MB; NAN: no server rank */
 };
 
 struct eff {
@@ -221,7 +223,8 @@ static int load_bars(struct page *pg, char *err, size_t n)
 	label_sql(pg, label, sizeof(label));
 	snprintf(head, sizeof(head),
 		 "SELECT matrix_index, phase, %s, mbps, sd_mbps, min_client_mbps, max_client_mbps, "
-		 "clients, n, iterations, pct_of_limit, verdict FROM ",
+		 "clients, n, iterations, pct_of_limit, verdict, client_cpu_pct, "
+		 "client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb FROM ",
 		 label);
 	char *sql = wrap(head, st_sql_q_top, " ORDER BY matrix_index, phase_order");
 	sqlite3_stmt *st;
@@ -249,6 +252,10 @@ static int load_bars(struct page *pg, char *err, size_t n)
 		b->iters = sqlite3_column_int(st, 9);
 		b->pct = col_d(st, 10);
 		copy_col(st, 11, b->verdict, sizeof(b->verdict));
+		b->ccpu = col_d(st, 12);
+		b->ccpm = col_d(st, 13);
+		b->scpu = col_d(st, 14);
+		b->scpm = col_d(st, 15);
 		if (b->phase >= 0)
 			pg->has_phase[b->phase] = 1;
 	}
@@ -274,6 +281,7 @@ static int load_bars(struct page *pg, char *err, size_t n)
 		b->phase = -1;
 		copy_col(st, 1, b->label, sizeof(b->label));
 		b->mbps = b->sd = b->cmin = b->cmax = b->pct = NAN;
+		b->ccpu = b->ccpm = b->scpu = b->scpm = NAN;
 		snprintf(b->verdict, sizeof(b->verdict), "failed: %s",
 			 sqlite3_column_text(st, 2) ? (const char *)sqlite3_column_text(st, 2) : "");
 	}
@@ -440,7 +448,10 @@ static void section_best(FILE *o, struct page *pg)
 	fputs("<h2>Best combinations</h2>\n<p class=\"note\">Per phase, the five highest aggregate "
 	      "MB/s (all client bytes / (latest end &minus; earliest start); MB/s = 10<sup>6</sup> "
 	      "bytes/s), the mean of the iterations without error with its 95&nbsp;% interval, and "
-	      "the slowest and the fastest client.</p>\n",
+	      "the slowest and the fastest client; the CPU the phase cost: the client processes' "
+	      "(user + sys) as % of one CPU per client rank over the phase's wall, the server "
+	      "hosts' CPUs busy as % of all their CPUs (sampled by the server ranks; &ndash; "
+	      "without one), and each as CPU &micro;s per MB moved.</p>\n",
 	      o);
 	size_t nb = pg->bars.n;
 	const struct bar **v = calloc(nb ? nb : 1, sizeof(*v));
@@ -454,6 +465,8 @@ static void section_best(FILE *o, struct page *pg)
 	fputs("<table><tr><th>phase</th><th>#</th><th>combination</th><th class=\"num\">MB/s</th>"
 	      "<th class=\"num\">&plusmn;95&nbsp;%</th><th class=\"num\">iterations</th>"
 	      "<th class=\"num\">slowest client</th><th class=\"num\">fastest client</th>"
+	      "<th class=\"num\">client CPU %</th><th class=\"num\">client &micro;s/MB</th>"
+	      "<th class=\"num\">server CPU %</th><th class=\"num\">server &micro;s/MB</th>"
 	      "<th>verdict</th></tr>\n",
 	      o);
 	int place = 0, last = -1;
@@ -475,6 +488,11 @@ static void section_best(FILE *o, struct page *pg)
 		num(o, b->cmin, 1);
 		fputs("</td><td class=\"num\">", o);
 		num(o, b->cmax, 1);
+		const double cpu[] = { b->ccpu, b->ccpm, b->scpu, b->scpm };
+		for (size_t c = 0; c < ST_ARRAY_LEN(cpu); c++) {
+			fputs("</td><td class=\"num\">", o);
+			num(o, cpu[c], c % 2 ? 0 : 1);
+		}
 		fputs("</td><td>", o);
 		if (b->verdict[0])
 			esc(o, b->verdict);
@@ -586,6 +604,11 @@ static void chart_bars(FILE *o, struct page *pg)
 			}
 			fprintf(o, "%.1f MB/s aggregate (mean of %d); per client %.1f to %.1f MB/s, %d clients",
 				b->mbps, b->n, b->cmin, b->cmax, b->clients);
+			if (!isnan(b->ccpu))
+				fprintf(o, "; client CPU %.1f %% of a CPU per client, %.0f us/MB", b->ccpu,
+					b->ccpm);
+			if (!isnan(b->scpu))
+				fprintf(o, "; server CPU %.1f %% of its CPUs, %.0f us/MB", b->scpu, b->scpm);
 			if (b->verdict[0]) {
 				fputs("; ", o);
 				esc(o, b->verdict);

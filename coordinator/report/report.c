@@ -84,7 +84,7 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
 		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
-		 "s.clients, s.errors + COALESCE(s.bad_blocks, 0) AS errors, %s"
+		 "s.clients, s.errors + COALESCE(s.bad_blocks, 0) AS errors, %s%s"
 		 /* the combination's message on the rows it is about: a failed
 		  * preparation (no phase), or the phase that went wrong */
 		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' AND (p.phase IS NULL OR "
@@ -96,11 +96,13 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
 		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
 		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
+		 "LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase "
 		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k "
 		 "ON k.run_id = c.run_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
 		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
+		 ST_CPU_COLUMNS("u.") ", ",
 		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;
@@ -113,8 +115,8 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);
 	if (o->top)
 		sqlite3_bind_int(st, 3, o->top);
-	char note[512];
-	snprintf(note, sizeof(note), "run %s; %s", run, MBPS_NOTE);
+	char note[1024];
+	snprintf(note, sizeof(note), "run %s; %s; %s", run, MBPS_NOTE, ST_CPU_NOTE);
 	int rc = st_print_rows(st, o->format, note, out);
 	sqlite3_finalize(st);
 	return rc ? 1 : 0;

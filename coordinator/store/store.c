@@ -247,8 +247,8 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 	       add_column(db, "run", "abort_reason", "TEXT", err, n);
 }
 
-static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
-					  "client_result", "run_summary" };
+static const char *const view_names[] = { "phase_cpu", "verdict", "server_summary", "result",
+					  "phase_summary", "client_result", "run_summary" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {

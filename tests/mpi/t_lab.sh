@@ -60,6 +60,27 @@ t_lab_rate_limited_link_is_the_ceiling() {
 	rx=$(q s.db "SELECT MAX(avg_value) FROM server_summary WHERE metric = 'net_rx_mbps' AND phase = 'write'")
 	awk -v r="$rx" -v c="$ceiling" 'BEGIN { exit !(r > 0.7 * c && r < 1.2 * c) }' || fail "server rx $rx MB/s" || return 1
 	expect_eq "$(q s.db "SELECT COUNT(DISTINCT metric) > 5 FROM sample")" 1 "sampled metrics" || return 1
+	# the CPU every phase cost, beside it (the server's samples were stored,
+	# but no report showed them): the server host's CPUs busy as its rank
+	# sampled them, nfsd's share, the clients' processes; each per MB too
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_cpu WHERE NOT (server_cpu_pct > 0 AND
+		server_cpu_us_per_mb > 0 AND nfsd_cpu_pct IS NOT NULL AND client_cpu_pct > 0 AND
+		client_cpu_us_per_mb > 0)")" 0 "server and client CPU of every phase" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_cpu u WHERE ABS(u.server_cpu_pct -
+		(SELECT SUM(avg_value) FROM server_summary v WHERE v.combo_id = u.combo_id AND
+		 v.phase = u.phase AND v.metric IN ('cpu_user_pct', 'cpu_sys_pct'))) > 1e-9")" 0 \
+		"server CPU % = the samples' user + sys" || return 1
+	$ST report --db s.db --run "$run" --format csv >cpu.csv || return 1
+	q s.db "SELECT phase, ROUND(server_cpu_pct, 1) FROM phase_cpu WHERE run_id = '$run'" >cpu.want
+	python3 -c "
+import csv
+want = dict(l.split('|') for l in open('cpu.want').read().split())
+rows = list(csv.DictReader(open('cpu.csv')))
+assert len(rows) == len(want) == 2, (rows, want)
+for r in rows:
+    assert r['server CPU %'] != '' and abs(float(r['server CPU %']) - float(want[r['phase']])) < 1e-9, (r, want)
+    assert float(r['server CPU us/MB']) > 0, r
+" || fail "server CPU in the report: $(cat cpu.csv)" || return 1
 	# the server rank's own facts: its sampling window and the CPU it cost
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE role = 'server' AND (end_ns <= start_ns OR cpu_user_us + cpu_sys_us <= 0)")" 0 "server rank window and CPU" || return 1
 	# host facts of the lab hosts

@@ -75,7 +75,7 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
-			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
+			   "DROP VIEW phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
 			   "DROP VIEW phase_summary; DROP VIEW client_result; "
 			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
 			   NULL, NULL, NULL) == SQLITE_OK);
@@ -87,7 +87,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 6);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 7);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -158,6 +158,88 @@ static struct st_rank_result rank(int r, int role, uint64_t bytes, uint64_t ops,
 	for (uint64_t i = 0; i < ops; i++)
 		st_hist_add(&x.hist, 1000000 + 1000 * (uint64_t)r);
 	return x;
+}
+
+/* The CPU a phase cost (view phase_cpu), by hand: client CPU as % of one CPU
+ * per client over the phase's wall and per MB; the server host's CPUs busy
+ * and nfsd's share as sampled, counted once though two server ranks on one
+ * host both sampled it, and per MB by the host's PUs. */
+static void phase_cpu_by_hand(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/cpu.db", unit_tmpdir());
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	struct st_config cfg;
+	st_config_defaults(&cfg);
+	st_config_set(&cfg, ST_OPT_TARGET, "/tmp", 1, NULL, err, sizeof(err));
+	struct st_host_info hosts[4];
+	memset(hosts, 0, sizeof(hosts));
+	const char *names[4] = { "c0", "c1", "srv", "srv" };
+	for (int r = 0; r < 4; r++) {
+		snprintf(hosts[r].hostname, sizeof(hosts[r].hostname), "%s", names[r]);
+		hosts[r].pus = r >= 2 ? 4 : 2;
+	}
+	int roles[4] = { ST_ROLE_CLIENT, ST_ROLE_CLIENT, ST_ROLE_SERVER, ST_ROLE_SERVER };
+	int partners[4] = { 0, 1, 2, 3 };
+	int64_t offs[4] = { 0 }, rtts[4] = { 0 };
+	struct st_run_record run = { .run_id = "run-cpu", .cfg = &cfg, .command = "test",
+				     .nranks = 4, .nhosts = 3, .combos_planned = 1, .hosts = hosts,
+				     .roles = roles, .clock_offset_ns = offs, .clock_rtt_ns = rtts,
+				     .partners = partners };
+	CHECK(st_store_begin_run(s, &run, err, sizeof(err)) == 0);
+	/*
+	 * r0: 100 MB in [0, 1] s, 0.4 s of CPU; r1: 100 MB in [0, 2] s, 0.6 s:
+	 * wall 2 s, 1 s of CPU over 2 clients x 2 s = 25 %; 1e6 us / 200 MB = 5000 us/MB.
+	 * srv (4 PUs), sampled by ranks 2 and 3 alike: user 20 then 30 %, sys 10 %,
+	 * nfsd 5 then 15 %: busy 35 %, nfsd 10 %; 35 % x 4 PUs x 2 s = 2.8 s of
+	 * CPU / 200 MB = 14000 us/MB (28000 if the host counted twice); nfsd 4000.
+	 */
+	struct st_rank_result rr[4] = {
+		rank(0, ST_ROLE_CLIENT, 100000000, 100, 0.0, 1.0),
+		rank(1, ST_ROLE_CLIENT, 100000000, 100, 0.0, 2.0),
+		rank(2, ST_ROLE_SERVER, 0, 0, 0.0, 2.0),
+		rank(3, ST_ROLE_SERVER, 0, 0, 0.0, 2.0),
+	};
+	rr[0].cpu_user_us = 300000;
+	rr[0].cpu_sys_us = 100000;
+	rr[1].cpu_user_us = 500000;
+	rr[1].cpu_sys_us = 100000;
+	rr[2].cpu_user_us = rr[3].cpu_user_us = 999999; /* a server rank's own CPU: not the server's */
+	struct st_sample sm[12];
+	memset(sm, 0, sizeof(sm));
+	const char *metric[3] = { "cpu_user_pct", "cpu_sys_pct", "nfsd_cpu_pct" };
+	const double value[3][2] = { { 20, 30 }, { 10, 10 }, { 5, 15 } };
+	int k = 0;
+	for (int r = 2; r < 4; r++)
+		for (int m = 0; m < 3; m++)
+			for (int t = 0; t < 2; t++, k++) {
+				sm[k].t_ns = 1000000000 * (int64_t)(t + 1);
+				sm[k].rank = r;
+				snprintf(sm[k].metric, sizeof(sm[k].metric), "%s", metric[m]);
+				sm[k].value = value[m][t];
+			}
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = rr, .samples = sm,
+				      .nsamples = (size_t)k };
+	struct st_combo c;
+	st_plan_combo(&cfg, 0, &c);
+	struct st_combo_record rec = { .run_id = "run-cpu", .combo = &c, .status = "ok",
+				       .nranks = 4, .phases = &ph, .nphases = 1, .roles = roles };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	sqlite3 *db = st_store_db(s);
+	char sql[256];
+#define Q(col) (snprintf(sql, sizeof(sql), "SELECT %s FROM phase_cpu WHERE phase = 'write'", col), \
+		qd(db, sql))
+	CHECK(near(Q("client_cpu_pct"), 25.0, 1e-9));
+	CHECK(near(Q("client_cpu_us_per_mb"), 5000.0, 1e-9));
+	CHECK(near(Q("server_cpu_pct"), 35.0, 1e-9));
+	CHECK(near(Q("nfsd_cpu_pct"), 10.0, 1e-9));
+	CHECK(near(Q("server_cpu_us_per_mb"), 14000.0, 1e-9));
+	CHECK(near(Q("nfsd_cpu_us_per_mb"), 4000.0, 1e-9));
+#undef Q
+	st_store_close(s);
 }
 
 static void aggregates_by_hand(void)
@@ -868,6 +950,7 @@ const struct unit_test unit_store[] = {
 	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
 	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
 	{ "store: aggregate, first-done, fairness, Jain, IOPS by hand", aggregates_by_hand },
+	{ "store: t_phase_cpu_client_and_server_share_of_the_wall_and_per_mb", phase_cpu_by_hand },
 	{ "store: SHA-256 (libcrypto) gives the FIPS 180-2 vectors", sha256_known_vectors },
 	{ "store: canonical row bytes and their SHA-256; every change changes it", canonical_row_serialization },
 	{ "store: audit sees a change of every column of every table", audit_sees_every_column },
