@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,22 @@ int st_net_connect(const char *host, int port, int64_t deadline_ns, int *fd)
 	return rc;
 }
 
+int st_net_connect_any(const char *list, int port, int64_t deadline_ns, int *fd)
+{
+	int rc = -EHOSTUNREACH;
+	for (const char *a = list; *a && rc;) {
+		size_t len = strcspn(a, ",");
+		char host[256];
+		if (len && len < sizeof(host)) {
+			memcpy(host, a, len);
+			host[len] = '\0';
+			rc = st_net_connect(host, port, deadline_ns, fd);
+		}
+		a += len + (a[len] == ',');
+	}
+	return rc;
+}
+
 int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
 		  struct st_net_result *r)
 {
@@ -195,5 +212,63 @@ out:
 	}
 	free(p);
 	free(buf);
+	return rc;
+}
+
+struct stream_job {
+	int fd, send, rc;
+	int64_t dur_ns, deadline_ns;
+	struct st_net_result r;
+};
+
+static void *stream_thread(void *arg)
+{
+	struct stream_job *j = arg;
+	j->rc = st_net_stream(&j->fd, 1, j->send, j->dur_ns, j->deadline_ns, &j->r);
+	return NULL;
+}
+
+int st_net_stream_parallel(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
+			   struct st_net_result *r)
+{
+	struct stream_job *jobs = calloc((size_t)n, sizeof(*jobs));
+	pthread_t *tids = calloc((size_t)n, sizeof(*tids));
+	char *made = calloc((size_t)n, 1);
+	int rc = 0;
+	memset(r, 0, sizeof(*r));
+	if (!jobs || !tids || !made) {
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+		free(jobs);
+		free(tids);
+		free(made);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		jobs[i] = (struct stream_job){ .fd = fds[i], .send = send, .dur_ns = dur_ns,
+					       .deadline_ns = deadline_ns };
+	/* the last stream runs in the calling thread; a stream whose thread
+	 * cannot be made runs there too, after the others */
+	for (int i = 0; i < n - 1; i++)
+		made[i] = pthread_create(&tids[i], NULL, stream_thread, &jobs[i]) == 0;
+	for (int i = 0; i < n; i++)
+		if (!made[i])
+			stream_thread(&jobs[i]);
+	for (int i = 0; i < n; i++) {
+		if (made[i])
+			pthread_join(tids[i], NULL);
+		if (jobs[i].rc && !rc)
+			rc = jobs[i].rc;
+		if (!jobs[i].r.bytes)
+			continue;
+		if (!r->bytes || jobs[i].r.first_ns < r->first_ns)
+			r->first_ns = jobs[i].r.first_ns;
+		if (jobs[i].r.last_ns > r->last_ns)
+			r->last_ns = jobs[i].r.last_ns;
+		r->bytes += jobs[i].r.bytes;
+	}
+	free(jobs);
+	free(tids);
+	free(made);
 	return rc;
 }

@@ -29,9 +29,18 @@ int st_net_accept(int lfd, int n, int *fds, int64_t deadline_ns);
 /* Connect to host:port (numeric address or name in /etc/hosts). */
 int st_net_connect(const char *host, int port, int64_t deadline_ns, int *fd);
 
+/* Connect to the first of a comma list of hosts that answers. */
+int st_net_connect_any(const char *list, int port, int64_t deadline_ns, int *fd);
+
 /* Send on all fds for dur_ns, then shut them down; or receive on all of
  * them until every one is closed. Closes the fds. */
 int st_net_stream(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
 		  struct st_net_result *r);
+
+/* The same over n connections at once, one thread each (as iperf3 -P
+ * streams): one core is not the link's limit. The result is their sum,
+ * from the first byte of any to the last byte of any. Closes the fds. */
+int st_net_stream_parallel(int *fds, int n, int send, int64_t dur_ns, int64_t deadline_ns,
+			   struct st_net_result *r);
 
 #endif

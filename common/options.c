@@ -152,6 +152,11 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			      0, 0, "auto",
 			      "live: one updating line (combination, phase, elapsed, MB/s, ETA); plain: a "
 			      "line per finished phase; auto: live on a terminal" },
+	/* issue 11 (trust) */
+	[ST_OPT_BASELINE_STREAMS] = { "baseline-streams", "N", ST_T_COUNT, 0, NULL, 1, 64, 0, 0, 0, "4",
+				      "parallel TCP streams from each client host in the network baseline, "
+				      "one thread each (as iperf3 -P): one stream on one core is not the "
+				      "link's limit" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
@@ -623,12 +628,20 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 			if (!strcmp(val, "off") || !strcmp(val, "false"))
 				continue;
 		}
-		/* spaces after commas are fine in a file: "4k, 1m" */
+		/* spaces around commas are fine in a file ("4k, 1m"); inside a
+		 * value they are not ("1 0 k" is no size, not 10k) */
 		char packed[ST_STR_MAX + 128];
 		size_t k = 0;
-		for (char *c = val; *c && k + 1 < sizeof(packed); c++)
-			if (!(st_options[id].type != ST_T_STRING && isspace((unsigned char)*c)))
-				packed[k++] = *c;
+		for (char *c = val; *c && k + 1 < sizeof(packed); c++) {
+			if (st_options[id].type != ST_T_STRING && isspace((unsigned char)*c)) {
+				const char *next = c;
+				while (isspace((unsigned char)*next))
+					next++;
+				if ((k && packed[k - 1] == ',') || *next == ',' || !*next)
+					continue;
+			}
+			packed[k++] = *c;
+		}
 		packed[k] = '\0';
 		if (st_config_set(cfg, id, packed, 0, where, err, errn))
 			return -1;
@@ -807,6 +820,13 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 		return -1;
 	if (cfg->o[ST_OPT_MOUNT].n && engine != ST_ENGINE_POSIX)
 		return fail(err, errn, NULL, "--mount: only for --engine posix");
+	/* --fstype is the type --mount mounts: alone it would change nothing */
+	const struct st_optval *ft = &cfg->o[ST_OPT_FSTYPE];
+	if (!cfg->o[ST_OPT_MOUNT].n && ft->n &&
+	    (ft->from_args || strcmp(ft->s, st_options[ST_OPT_FSTYPE].def) != 0))
+		return fail(err, errn, NULL, "--fstype: '%s' is the type --mount mounts; without "
+					     "--mount nothing is mounted (give --mount SOURCE)",
+			    ft->s);
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
 		return fail(err, errn, NULL,

@@ -12,6 +12,22 @@
 
 #define ST_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The exit statuses, as README ("Exit status") and stcluster(1) (EXIT
+ * STATUS, written from coordinator/man.c's table of them) state them, for
+ * a run and for every subcommand alike. As fio and IOR users expect, 0 is
+ * only "all went well", so a script can branch on it.
+ */
+enum st_exit {
+	ST_EXIT_OK = 0,	       /* run: every combination ok (or skipped); subcommand: done */
+	ST_EXIT_FAILURES = 1,  /* run: it finished, but a combination failed to prepare, had
+				* errors or did not verify; subcommand: SQL or write error;
+				* audit: a hash does not match */
+	ST_EXIT_BAD_INPUT = 2, /* bad input, refused before anything was created or changed */
+	ST_EXIT_ABORTED = 3,   /* run: it did not finish (a rank died or hung, a signal,
+				* rank 0 silent, the store could not be written) */
+};
+
 /* CLOCK_MONOTONIC in nanoseconds: the local timeline of one host. */
 int64_t st_now_ns(void);
 

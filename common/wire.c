@@ -5,6 +5,7 @@
 
 #include "options.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const st_op_names[ST_OP_COUNT] = {
@@ -170,4 +171,25 @@ int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_resul
 			return -1;
 	}
 	return p == end ? 0 : -1;
+}
+
+void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (rr->error.err)
+		snprintf(buf, n, "%s", rr->message);
+	if (rr->flags & ST_TF_SERVER_RESTART) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l,
+			 "%sthe NFS server restarted during the phase: the figure includes the outage",
+			 l ? "; " : "");
+	}
+	if (rr->bad_blocks) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n - l,
+			 "%s%llu block%s read did not verify (--verify), the first at offset %llu of "
+			 "thread %d's file",
+			 l ? "; " : "", (unsigned long long)rr->bad_blocks, rr->bad_blocks == 1 ? "" : "s",
+			 (unsigned long long)rr->first_bad_offset, (int)rr->first_bad_thread);
+	}
 }

@@ -71,6 +71,7 @@ struct st_error {
 #define ST_TF_DIRECT_FALLBACK 0x1u /* O_DIRECT refused; ran buffered */
 #define ST_TF_DEADLINE 0x2u	   /* stopped by the phase deadline */
 #define ST_TF_STONEWALL 0x4u	   /* stopped early: another client had finished (--stonewall) */
+#define ST_TF_SERVER_RESTART 0x8u  /* the NFS server restarted during the phase */
 
 struct st_thread_result {
 	uint32_t version; /* ST_WIRE_VERSION */
@@ -263,5 +264,11 @@ int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_resul
  * that crosses MPI in the low ones: equal on two ranks when they can
  * exchange those structs. */
 uint64_t st_wire_stamp(void);
+
+/* What went wrong in a rank's phase, as one line: its first error's text,
+ * a restart of the NFS server during the phase, and the blocks --verify
+ * found wrong ("2 blocks read did not verify, the first at offset 0 of
+ * thread 1's file"); "" when nothing did. */
+void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n);
 
 #endif

@@ -15,7 +15,7 @@ static const struct {
 } cli_opts[] = {
 	{ "db", ST_CLI_DB },	   { "format", ST_CLI_FORMAT }, { "run", ST_CLI_RUN },
 	{ "phase", ST_CLI_PHASE }, { "top", ST_CLI_TOP },	{ "html", ST_CLI_HTML },
-	{ "where", ST_CLI_WHERE },
+	{ "where", ST_CLI_WHERE },  { "force", ST_CLI_FORCE },	{ "window", ST_CLI_WINDOW },
 };
 
 const struct st_subcmd *st_cli_find(const struct st_subcmd *table, size_t n, const char *name)
@@ -121,6 +121,20 @@ static int set_opt(const struct st_subcmd *c, enum st_cli_opt opt, const char *g
 	case ST_CLI_WHERE:
 		a->where = v;
 		return 0;
+	case ST_CLI_FORCE:
+		a->force = 1;
+		return 0;
+	case ST_CLI_WINDOW: {
+		int64_t n;
+		const char *why;
+		if (st_parse_count(v, &n, &why) || n > 1000000) {
+			fprintf(stderr, "stcluster %s: %s: invalid count '%s' (0: every earlier run)\n",
+				c->name, given, v);
+			return -1;
+		}
+		a->window = (int)n;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -128,7 +142,8 @@ static int set_opt(const struct st_subcmd *c, enum st_cli_opt opt, const char *g
 int st_cli_parse(const struct st_subcmd *c, int argc, char **argv, struct st_subargs *a)
 {
 	*a = (struct st_subargs){ .cmd = c->name, .db = st_options[ST_OPT_DB].def,
-				  .format = ST_FMT_TABLE, .run = "last" };
+				  .format = ST_FMT_TABLE, .run = "last", .window = ST_HISTORY_WINDOW };
+	unsigned seen = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -156,6 +171,19 @@ int st_cli_parse(const struct st_subcmd *c, int argc, char **argv, struct st_sub
 		}
 		char given[16];
 		snprintf(given, sizeof(given), "%.*s", (int)len, arg);
+		if (seen & (unsigned)opt) {
+			fprintf(stderr, "stcluster %s: %s: given twice (give it once)\n", c->name, given);
+			return -1;
+		}
+		seen |= (unsigned)opt;
+		if (opt == ST_CLI_FORCE) {
+			if (eq) {
+				fprintf(stderr, "stcluster %s: %s takes no value\n", c->name, given);
+				return -1;
+			}
+			set_opt(c, ST_CLI_FORCE, given, "", a);
+			continue;
+		}
 		const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 		if (!v) {
 			fprintf(stderr, "stcluster %s: %s: missing value\n", c->name, given);

@@ -6,8 +6,9 @@
  * synopsis, help and the options it takes); the parser, `stcluster --help`,
  * `stcluster NAME --help` and the man page (man.c) all read it, so a
  * subcommand is added in one place. Every subcommand takes --help (and -h),
- * prints it on standard output and exits 0; bad input is one line on
- * stderr naming the option and the value, and exit status 2.
+ * prints it on standard output and exits 0; bad input (an unknown option,
+ * a bad value, an option given twice) is one line on stderr naming the
+ * option and the value, and exit status 2.
  */
 #ifndef ST_CLI_H
 #define ST_CLI_H
@@ -26,6 +27,8 @@ enum st_cli_opt {
 	ST_CLI_TOP = 1u << 4,	 /* --top N */
 	ST_CLI_HTML = 1u << 5,	 /* --html FILE */
 	ST_CLI_WHERE = 1u << 6,	 /* --where EXPR */
+	ST_CLI_FORCE = 1u << 7,	 /* --force (no value) */
+	ST_CLI_WINDOW = 1u << 8, /* --window N */
 };
 
 /* The formats a subcommand prints (--format), as masks of 1u << ST_FMT_*. */

@@ -22,21 +22,29 @@
 static const struct st_subcmd subcmds[] = {
 	{ .name = "report",
 	  .run = st_cmd_report,
-	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE] [--format F] [--db PATH]",
-	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML,
+	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE [--force]] [--format F] "
+		      "[--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML |
+		  ST_CLI_FORCE,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
 		  "One run (default: the last), one row per combination and phase: every option that "
 		  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
-		  "latency percentiles, errors, and the bottleneck verdict when the run measured "
-		  "baselines. With --top N: the N best combinations of each phase, one row each "
-		  "(iterations averaged, with their 95 % interval): options, bytes, time, aggregate "
-		  "MB/s, slowest and fastest client, verdict (sql/queries/top.sql). With --html FILE: "
+		  "latency percentiles, errors, the CPU the phase cost (the client processes' as % of "
+		  "one CPU per client over the phase's wall, the server hosts' as % of their CPUs, "
+		  "each also in us per MB; view phase_cpu), and the bottleneck verdict when the run "
+		  "measured baselines. With --top N: the N best combinations of each phase, one row "
+		  "each (iterations averaged, with their 95 % interval): options, bytes, time, "
+		  "aggregate MB/s, slowest and fastest client, CPU, verdict (sql/queries/top.sql). "
+		  "With --html FILE: "
 		  "one self-contained HTML page of the run instead (inline SVG charts: aggregate per "
 		  "combination and phase with the per-client spread, main effects, the interaction of "
 		  "the two strongest options, throughput against each swept size, bottleneck verdicts, "
-		  "hosts and the command line); FILE - is standard output." },
+		  "hosts and the command line); FILE - is standard output. The page is written to a "
+		  "temporary file beside FILE, which then replaces it: FILE is never half written. "
+		  "FILE may not be the store, nor a FIFO or a directory, and an existing FILE that is "
+		  "not a page stcluster wrote is replaced only with --force." },
 	{ .name = "runs",
 	  .run = st_cmd_runs,
 	  .synopsis = "[--format F] [--db PATH]",
@@ -80,18 +88,20 @@ static const struct st_subcmd subcmds[] = {
 		  "varies in the run, the mean aggregate MB/s at each level with its spread (sd, min, "
 		  "max) and the effect (largest minus smallest level mean); for every pair of such "
 		  "options, the cell means and the interaction effect (the largest minus the smallest "
-		  "departure of a cell from what the two main effects predict). Sorted by effect, "
-		  "largest first (sql/queries/effects.sql)." },
+		  "departure of a cell from what the two main effects predict); beside each, the mean "
+		  "client and server CPU at that level or cell (% and us per MB, as report). Sorted "
+		  "by effect, largest first (sql/queries/effects.sql)." },
 	{ .name = "history",
 	  .run = st_cmd_history,
-	  .synopsis = "[--where EXPR] [--phase P] [--format F] [--db PATH]",
-	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE,
+	  .synopsis = "[--where EXPR] [--phase P] [--window N] [--format F] [--db PATH]",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE | ST_CLI_WINDOW,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
 		  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
-		  "configurations EXPR selects, beside the earlier runs of the same configuration on "
-		  "the same hosts, with a verdict: regression or improvement when the difference is "
+		  "configurations EXPR selects, beside the last N (--window, 5; 0: all) earlier runs of "
+		  "the same configuration on the same hosts, with a verdict: regression or improvement "
+		  "when the difference is "
 		  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
 		  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
 		  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "

@@ -13,6 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
+const struct st_exit_status st_exit_statuses[4] = {
+	{ ST_EXIT_OK, "A run: every combination ran without error (a combination the engine cannot "
+		      "run is stored as skipped, with the reason, and is no failure). A subcommand: "
+		      "done (audit: every hash matches)." },
+	{ ST_EXIT_FAILURES, "A run: it finished, but some combination failed to prepare, had errors "
+			    "or did not verify (--verify); stcluster runs counts them. A subcommand: "
+			    "an SQL or write error (audit: a stored hash does not match its rows)." },
+	{ ST_EXIT_BAD_INPUT, "Bad input, refused with one line naming the option and the value "
+			     "before anything is created or changed: an unknown option or value, an "
+			     "option given twice, an unknown run, a file that is not a store, a "
+			     "--resume of a run that is still running." },
+	{ ST_EXIT_ABORTED, "A run did not finish: a rank died or hung, a signal (Ctrl-C) ended it, "
+			   "rank 0 went silent, or the store could not be written. stcluster runs "
+			   "shows it aborted and --resume finishes it. When a rank is killed, mpirun "
+			   "may exit with a status of its own (not 0)." },
+};
+
 /* Text for roff: backslashes doubled, a leading . or ' made inert. */
 static void roff(FILE *out, const char *s)
 {
@@ -186,10 +203,15 @@ void st_man_page(FILE *out, const char *version, const struct st_subcmd *subcmds
 	      "sql/README.md; the named queries of compare, effects, history and report \\-\\-top "
 	      "are in sql/queries/ and run from the sqlite3 shell too.\n",
 	      out);
-	fputs(".SH EXIT STATUS\n0 on success; 1 when a run or a query failed, or when "
-	      "\\fBaudit\\fR found a stored hash that does not match its rows; 2 for bad input "
-	      "(an unknown option or value, an unknown run id, a bad \\-\\-where column).\n",
+	fputs(".SH EXIT STATUS\n"
+	      "The same for a run (under mpirun, its exit status) and for every subcommand, so that "
+	      "a script can branch on it:\n",
 	      out);
+	for (size_t i = 0; i < ST_ARRAY_LEN(st_exit_statuses); i++) {
+		fprintf(out, ".TP\n%d\n", st_exit_statuses[i].status);
+		roff(out, st_exit_statuses[i].meaning);
+		fputc('\n', out);
+	}
 	fputs(".SH EXAMPLES\n.nf\n"
 	      "mpirun \\-hostfile nodes stcluster \\-\\-target /mnt/nfs/bench \\-\\-mount nfs1:/export \\e\n"
 	      "    \\-\\-rsize 64k,1m \\-\\-sync sync,async \\-\\-threads 1,4 \\-\\-iterations 3\n"

@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 4, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 5, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -10,6 +10,8 @@
 -- The combo table gets one column per sweep option of the options table
 -- (block, size, threads, direct, ...): the store module adds any that are
 -- missing when it opens the store, so a new option needs no migration.
+--
+-- Version 3 added run.cleanup and baseline.streams.
 --
 -- Hashes (version 2; `stcluster audit RUN` recomputes them): SHA-256 hex of
 -- a canonical serialization of rows, written in the same transaction as
@@ -38,7 +40,11 @@ CREATE TABLE run (
 	baseline_hash   TEXT,               -- the run's baseline rows
 	result_hash     TEXT,               -- status, finished_at, abort_*, baseline_hash, (seq, row_hash) by seq
 	abort_rank      INTEGER,            -- the rank that died or hung (aborted runs; NULL: none named)
-	abort_reason    TEXT                -- why the run was aborted, and where (kept after --resume)
+	abort_reason    TEXT,               -- why the run was aborted and where (kept after --resume)
+	-- version 5: what the run could not remove at its end; NULL: nothing left
+	-- (no comma in the comments of the last columns: ALTER TABLE DROP COLUMN
+	-- takes one inside a comment for the one before the column)
+	cleanup         TEXT
 );
 
 CREATE TABLE host (
@@ -81,7 +87,9 @@ CREATE TABLE baseline (
 	bytes           INTEGER,
 	seconds         REAL,
 	mbps            REAL,               -- 10^6 bytes per second, as the receiver saw it
-	note            TEXT                -- e.g. O_DIRECT refused, or an error
+	note            TEXT,               -- e.g. O_DIRECT refused or an error
+	-- version 5: TCP streams per client host (network kinds)
+	streams         INTEGER
 );
 
 CREATE TABLE combo (

@@ -33,7 +33,8 @@ WITH g AS (
 	       MIN(mbps) AS min_client_mbps, MAX(mbps) AS max_client_mbps,
 	       AVG(mbps) AS mean_client_mbps,
 	       SUM(mbps) AS sum_mbps, SUM(mbps * mbps) AS sum_mbps2, COUNT(mbps) AS n_mbps,
-	       SUM(err_count) AS errors, SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
+	       SUM(err_count) AS errors, SUM(bad_blocks) AS bad_blocks,
+	       SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
 	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit,
 	       SUM(read_bytes) AS read_bytes, SUM(read_ops) AS read_ops,
 	       MIN(iops) AS min_client_iops, MAX(iops) AS max_client_iops,
@@ -58,7 +59,7 @@ SELECT k.run_id, g.combo_id, k.seq, k.iteration, g.phase, p.phase_order,
        g.min_client_mbps / NULLIF(g.max_client_mbps, 0) AS fairness,
        g.sum_mbps * g.sum_mbps / NULLIF(g.n_mbps * g.sum_mbps2, 0) AS jain,
        p.skew_ns, p.lat_mean_ns, p.lat_p50_ns, p.lat_p90_ns, p.lat_p99_ns, p.lat_max_ns,
-       g.errors, g.cpu_us, g.direct_fallback, g.deadline_hit,
+       g.errors, g.bad_blocks, g.cpu_us, g.direct_fallback, g.deadline_hit,
        g.min_client_iops, g.max_client_iops,
        g.read_bytes, g.bytes - g.read_bytes AS write_bytes, g.read_ops, g.ops - g.read_ops AS write_ops,
        g.read_bytes * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS read_mbps,
@@ -78,24 +79,49 @@ SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threa
        s.bytes, s.ops, s.span_ns, s.agg_mbps, s.first_done_mbps, s.last_done_mbps, s.iops,
        s.min_client_mbps, s.max_client_mbps, s.mean_client_mbps, s.fairness, s.jain,
        s.skew_ns, s.lat_mean_ns, s.lat_p50_ns, s.lat_p90_ns, s.lat_p99_ns, s.lat_max_ns,
-       s.errors, s.cpu_us,
+       s.errors, s.bad_blocks, s.cpu_us,
        s.min_client_iops, s.max_client_iops, s.read_bytes, s.write_bytes, s.read_mbps, s.write_mbps,
        s.read_pct, s.read_lat_p50_ns, s.read_lat_p99_ns, s.write_lat_p50_ns, s.write_lat_p99_ns,
        s.stonewall_hit
 FROM combo c JOIN phase_summary s USING (combo_id);
 
--- One line per run.
+-- One line per run, with its combinations counted by outcome:
+--   ok          every phase ran without error
+--   error       a phase recorded errors (failed calls); its figures are kept
+--   failed      preparation failed on a rank: no phase ran
+--   skipped     no phase of it can run with this engine (why: combo.message)
+--   unverified  --verify found blocks read that did not match what was written
+-- (error and unverified do not overlap: a combination with both is unverified).
+-- `stcluster runs` shows a run whose rank 0 is gone as aborted (it holds no
+-- lock: coordinator/store/live.h); this view shows the stored status.
 CREATE VIEW run_summary AS
+WITH k AS (
+	SELECT c.run_id, c.status,
+	       EXISTS (SELECT 1 FROM rank_result x WHERE x.combo_id = c.combo_id AND x.bad_blocks > 0) AS unverified
+	FROM combo c
+), n AS (
+	SELECT run_id, COUNT(*) AS stored,
+	       COUNT(CASE WHEN status = 'ok' THEN 1 END) AS ok,
+	       COUNT(CASE WHEN status = 'error' AND NOT unverified THEN 1 END) AS error,
+	       COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed,
+	       COUNT(CASE WHEN status = 'skipped' THEN 1 END) AS skipped,
+	       COUNT(CASE WHEN unverified THEN 1 END) AS unverified
+	FROM k GROUP BY run_id
+)
 SELECT r.run_id, r.started_at, r.finished_at, r.status, r.label, r.engine, r.target,
        r.nranks, r.nhosts,
        (SELECT group_concat(DISTINCT h.hostname) FROM host h WHERE h.run_id = r.run_id) AS hosts,
        r.combos_planned,
-       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id) AS combos_stored,
-       (SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id AND c.status = 'failed') AS combos_failed,
-       r.abort_rank, r.abort_reason,
+       COALESCE(n.stored, 0) AS combos_stored,
+       COALESCE(n.ok, 0) AS combos_ok,
+       COALESCE(n.error, 0) AS combos_error,
+       COALESCE(n.failed, 0) AS combos_failed,
+       COALESCE(n.skipped, 0) AS combos_skipped,
+       COALESCE(n.unverified, 0) AS combos_unverified,
+       r.abort_rank, r.abort_reason, r.cleanup,
        CASE WHEN r.status = 'aborted' THEN r.abort_reason
             WHEN r.abort_reason IS NOT NULL THEN 'resumed after: ' || r.abort_reason END AS note
-FROM run r;
+FROM run r LEFT JOIN n USING (run_id);
 
 -- Per combination, phase and server rank: averages and peaks of what the
 -- server rank sampled (network summed over its interfaces, disk over its disks).
@@ -108,10 +134,58 @@ SELECT combo_id, phase, rank, metric, COUNT(*) AS samples,
        AVG(value) AS avg_value, MAX(value) AS max_value
 FROM per_t GROUP BY combo_id, phase, rank, metric;
 
+-- Per combination and phase: what the phase cost in CPU, as a share of its
+-- wall time (span_ns of phase_summary: earliest client start to latest end)
+-- and per MB (10^6 bytes) all clients moved.
+--   client_cpu_pct        the client ranks' processes (user + sys), as % of
+--                         one CPU per client rank over the phase (fio's
+--                         usr_cpu + sys_cpu); 100 = one CPU busy per client
+--   client_cpu_us_per_mb  their CPU time, us, per MB
+--   server_cpu_pct        the server hosts' CPUs busy (user + sys) as their
+--                         server ranks sampled them, % of all the host's
+--                         CPUs, mean over the phase (and over server hosts)
+--   nfsd_cpu_pct          the NFS server's processes alone (knfsd threads
+--                         or ganesha.nfsd), % of all the host's CPUs
+--   server_cpu_us_per_mb, nfsd_cpu_us_per_mb  that CPU time (the % times
+--                         the host's PUs times the phase's wall), us per MB
+-- Several server ranks on one host sample the same host: it counts once.
+CREATE VIEW phase_cpu AS
+WITH srv AS (
+	SELECT combo_id, phase, rank,
+	       SUM(CASE WHEN metric IN ('cpu_user_pct', 'cpu_sys_pct') THEN avg_value END) AS busy_pct,
+	       SUM(CASE WHEN metric = 'nfsd_cpu_pct' THEN avg_value END) AS nfsd_pct
+	FROM server_summary GROUP BY combo_id, phase, rank
+), h AS (
+	SELECT srv.combo_id, srv.phase, MAX(srv.busy_pct) AS busy_pct, MAX(srv.nfsd_pct) AS nfsd_pct,
+	       MAX(hs.pus) AS pus
+	FROM srv
+	JOIN combo k ON k.combo_id = srv.combo_id
+	JOIN host hs ON hs.run_id = k.run_id AND hs.rank = srv.rank
+	GROUP BY srv.combo_id, srv.phase, hs.hostname
+), s AS (
+	SELECT combo_id, phase, AVG(busy_pct) AS busy_pct, AVG(nfsd_pct) AS nfsd_pct,
+	       SUM(busy_pct * pus) AS busy_cpu_pct, SUM(nfsd_pct * pus) AS nfsd_cpu_pct
+	FROM h GROUP BY combo_id, phase
+)
+SELECT p.run_id, p.combo_id, p.phase, p.span_ns, p.bytes, p.clients, p.cpu_us,
+       p.cpu_us * 1e5 / NULLIF(p.clients * p.span_ns, 0) AS client_cpu_pct,
+       p.cpu_us * 1e6 / NULLIF(p.bytes, 0) AS client_cpu_us_per_mb,
+       s.busy_pct AS server_cpu_pct,
+       s.nfsd_pct AS nfsd_cpu_pct,
+       s.busy_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS server_cpu_us_per_mb,
+       s.nfsd_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS nfsd_cpu_us_per_mb
+FROM phase_summary p
+LEFT JOIN s USING (combo_id, phase);
+
 -- The bottleneck, per combination and phase: the aggregate as a share of
 -- the slower of the parts measured alone (all clients at once over the
--- network in the phase's direction, and the server's disk), and a flag
--- when the aggregate beats a part: the client's cache answered.
+-- network in the phase's direction, and the server's disk). A phase above
+-- a part is "above the measured limit" of it, with the likely cause for
+-- its engine: a cache only where one exists (the posix engine without
+-- O_DIRECT; the server's page cache for reads above its disk), never for
+-- libnfs, which keeps none. A read phase limited by the disk whose server
+-- ranks sampled their disks reading less than half of what the clients
+-- got was served from the server's page cache, not disk-bound.
 CREATE VIEW verdict AS
 WITH b AS (
 	SELECT run_id,
@@ -121,10 +195,14 @@ WITH b AS (
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'read' THEN mbps END) AS disk_read
 	FROM baseline GROUP BY run_id
 ), x AS (
-	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps,
+	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps, r.engine, c.direct, c.fsync,
+	       s.phase IN ('write', 'rewrite', 'randwrite') AS writes,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
-	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps
-	FROM phase_summary s JOIN b USING (run_id)
+	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps,
+	       (SELECT SUM(v.avg_value) FROM server_summary v WHERE v.combo_id = s.combo_id
+	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read
+	FROM phase_summary s JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
+	JOIN combo c ON c.combo_id = s.combo_id
 	WHERE s.phase NOT IN ('create', 'stat', 'open', 'remove') -- no network or disk rate to compare
 ), y AS (
 	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
@@ -135,8 +213,30 @@ SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit
        100.0 * agg_mbps / NULLIF(limit_mbps, 0) AS pct_of_limit,
        CASE
          WHEN limit_mbps IS NULL THEN NULL
-         WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN 'cache: above the network rate'
-         WHEN disk_mbps IS NOT NULL AND agg_mbps > 1.05 * disk_mbps THEN 'cache: above the disk rate'
+         WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN
+           'above the measured limit of ' || printf('%.0f', net_mbps) || ' MB/s (network): ' ||
+           CASE
+             WHEN engine = 'posix' AND direct = 'off' AND NOT writes
+               THEN 'the client''s page cache answered (buffered reads)'
+             WHEN engine = 'posix' AND direct = 'off' AND fsync = 'off'
+               THEN 'the client''s page cache took the writes (buffered, no fsync)'
+             WHEN engine = 'libnfs'
+               THEN 'libnfs keeps no cache: its connections carried more than the baseline''s '
+                    || 'streams (more threads or connections than --baseline-streams)'
+             ELSE 'O_DIRECT leaves the client''s cache out: its connections carried more than the '
+                  || 'baseline''s streams (more threads or connections than --baseline-streams)'
+           END
+         WHEN disk_mbps IS NOT NULL AND agg_mbps > 1.05 * disk_mbps THEN
+           'above the measured limit of ' || printf('%.0f', disk_mbps) || ' MB/s (disk): ' ||
+           CASE
+             WHEN writes THEN 'the server answered before its disk had the data (an async export, '
+                              || 'or unstable writes not yet committed)'
+             ELSE 'the server''s page cache answered (the disk baseline reads with O_DIRECT)'
+           END
+         WHEN NOT writes AND limit_part = 'disk' AND server_disk_read IS NOT NULL
+              AND server_disk_read < 0.5 * agg_mbps THEN
+           'served from the server''s page cache (its disks read ' || printf('%.0f', server_disk_read)
+           || ' MB/s meanwhile)'
          WHEN agg_mbps >= 0.85 * limit_mbps THEN limit_part || '-bound'
          ELSE 'below the parts: NFS or client'
        END AS verdict

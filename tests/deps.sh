@@ -7,17 +7,19 @@
 # renders stcluster(1) there; valgrind runs tests/mpi/t_valgrind.sh; zlib1g-dev:
 # the real compressor tests/unit/test_workloads.c checks --data compress:PCT with; clang
 # and libclang-rt-14-dev, libFuzzer's run-time, build tests/fuzz/; iproute2
-# makes the lab's namespaces; qemu-system-x86, debootstrap, e2fsprogs,
-# xz-utils and openssh-client boot and reach its QEMU guests, tests/lab/vm.sh:
-# the guests' kernel and root are downloaded into a cache, not installed;
-# liburing-dev and libaio-dev: the posix engine's --iodepth queue (io_uring,
-# else libaio); python3-seccomp: tests/mpi/t_queue.sh makes the kernel
-# refuse io_uring (and libaio) to one job with a seccomp filter.)
+# (ip, tc) makes the lab's namespaces and links (tests/lab/lab.sh); iperf3 is
+# what the network baseline is measured against in tests/mpi/t_lab.sh;
+# qemu-system-x86, debootstrap, e2fsprogs, xz-utils and openssh-client boot
+# and reach its QEMU guests, tests/lab/vm.sh: the guests' kernel and root are
+# downloaded into a cache, not installed; liburing-dev and libaio-dev: the
+# posix engine's --iodepth queue (io_uring, else libaio); python3-seccomp:
+# tests/mpi/t_queue.sh makes the kernel refuse io_uring (and libaio) to one
+# job with a seccomp filter.)
 set -u
 PACKAGES="gcc make pkg-config libopenmpi-dev openmpi-bin libhwloc-dev uuid-dev
 libsqlite3-dev sqlite3 libssl-dev zlib1g-dev python3 util-linux iproute2
 libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind valgrind
-chromium man-db clang libclang-rt-14-dev
+chromium man-db clang libclang-rt-14-dev iperf3
 qemu-system-x86 debootstrap e2fsprogs xz-utils openssh-client
 liburing-dev libaio-dev python3-seccomp"
 

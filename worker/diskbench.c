@@ -25,13 +25,25 @@ int st_diskbench_run(const char *dir, const char *name, int64_t size, int64_t bl
 		return -ENOMEM;
 	}
 	memset(buf, 0x5a, (size_t)block);
+	/* made first, alone: O_EXCL says the name was free, so the file is ours
+	 * to remove (an O_DIRECT open that a file system refuses may already
+	 * have made it); a file of that name that was there is left alone */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(msg, n, "disk baseline: create %s: %s%s", path, strerror(errno),
+			 errno == EEXIST ? " (not made by this run: left as it is)" : "");
+		free(buf);
+		return rc;
+	}
+	close(fd);
 	for (int write = 1; write >= 0 && !rc; write--) {
-		int flags = (write ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW;
-		int fd = open(path, flags | O_DIRECT, 0600);
+		int flags = (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW;
+		fd = open(path, flags | O_DIRECT);
 		if (write)
 			r->direct = fd >= 0;
 		if (fd < 0 && errno == EINVAL) /* tmpfs: buffered, and recorded */
-			fd = open(path, flags, 0600);
+			fd = open(path, flags);
 		if (fd < 0) {
 			rc = -errno;
 			snprintf(msg, n, "disk baseline: open %s: %s", path, strerror(errno));

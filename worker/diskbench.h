@@ -16,7 +16,8 @@ struct st_diskbench_result {
 };
 
 /* Write (then fsync) and read back `size` bytes in `block` calls in a file
- * `name` created under dir, then remove it. */
+ * `name` created under dir, then remove it. A file of that name that is
+ * already there is not this call's: it fails with -EEXIST and leaves it. */
 int st_diskbench_run(const char *dir, const char *name, int64_t size, int64_t block,
 		     struct st_diskbench_result *r, char *msg, size_t n);
 

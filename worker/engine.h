@@ -149,6 +149,12 @@ struct st_engine {
 	 */
 	ssize_t (*meta)(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
 			unsigned flags);
+	/* Optional (NULL: none). The ST_TF_* flags of what this thread's calls
+	 * met since it was last asked (the worker asks after each phase's
+	 * close): ST_TF_SERVER_RESTART when the server's write verifier changed,
+	 * that is, it restarted during the phase (its figure then includes the
+	 * outage). */
+	unsigned (*events)(void *ts);
 
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);

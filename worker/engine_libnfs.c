@@ -614,6 +614,14 @@ static int lnfs_fsync(void *ts, void *fh)
 	return lnfs_settle(ts, fh);
 }
 
+static unsigned lnfs_events(void *ts)
+{
+	struct lnfs_thread *t = ts;
+	unsigned e = t->events;
+	t->events = 0;
+	return e;
+}
+
 static int lnfs_close(void *ts, void *fh)
 {
 	struct lnfs_thread *t = ts;
@@ -632,6 +640,8 @@ static int lnfs_close(void *ts, void *fh)
 			rc = e;
 	}
 	int layout_done = f->layout && p->vers == 4 && !rc;
+	if (f->restarted && !f->layout)
+		t->events |= ST_TF_SERVER_RESTART;
 	lnfs_ra_free(f);
 	free(f);
 	if (layout_done) {
@@ -790,6 +800,7 @@ const struct st_engine st_engine_libnfs = {
 	.dir_open = lnfs_dir_open,
 	.dir_close = lnfs_dir_close,
 	.meta = lnfs_meta,
+	.events = lnfs_events,
 	.mkdir = lnfs_mkdir,
 	.rmdir = lnfs_rmdir,
 	.unlink = lnfs_unlink,

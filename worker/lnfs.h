@@ -151,6 +151,7 @@ struct lnfs_file {
 	int err;			   /* first error of a call whose pwrite returned */
 	int uncommitted;		   /* writes answered UNSTABLE since the last COMMIT */
 	int have_verf;			   /* verf holds the write verifier */
+	int restarted;			   /* the verifier changed: the server restarted */
 	char verf[NFS3_WRITEVERFSIZE];
 	struct lnfs_ra *ra;		   /* read-ahead slots (iodepth of them), or NULL */
 	int nra;
@@ -166,6 +167,7 @@ struct lnfs_thread {
 	struct lnfs_call *calls;	    /* iodepth slots */
 	int ncalls;			    /* = iodepth */
 	int inflight;	       /* busy slots */
+	unsigned events;       /* ST_TF_* met since the engine was last asked */
 	int64_t call_deadline; /* local clock: no call waits past this (from open) */
 	struct lnfs_blk *blks; /* ncalls + 1 records: each busy one has a call in flight */
 	struct st_hist *lat;   /* where each read's and write's time goes (NULL: nowhere) */

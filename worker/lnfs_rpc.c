@@ -259,8 +259,11 @@ static void write_cb(struct rpc_context *rpc, int status, void *data, void *priv
 				f->have_verf = 1;
 			} else if (f->uncommitted) {
 				err = -EIO; /* new verifier: the server restarted, unstable data lost */
+				f->restarted = 1;
 			} else {
+				/* FILE_SYNC data is safe, but the phase ran across a restart */
 				memcpy(f->verf, ok->verf, sizeof(f->verf));
+				f->restarted = 1;
 			}
 			if (ok->committed != FILE_SYNC)
 				f->uncommitted = 1;
@@ -288,8 +291,10 @@ static void commit_cb(struct rpc_context *rpc, int status, void *data, void *pri
 		COMMIT3res *res = data;
 		if (res->status != NFS3_OK)
 			err = nfs3_err(res->status);
-		else if (f->have_verf && memcmp(f->verf, res->COMMIT3res_u.resok.verf, sizeof(f->verf)))
+		else if (f->have_verf && memcmp(f->verf, res->COMMIT3res_u.resok.verf, sizeof(f->verf))) {
 			err = -EIO; /* the server restarted since the writes: they are lost */
+			f->restarted = 1;
+		}
 		else
 			f->uncommitted = 0;
 	}

@@ -39,6 +39,7 @@ struct st_sampler {
 	pid_t nfsd[64];	    /* the NFS server's processes */
 	int nnfsd;
 	int64_t nfsd_scan_ns; /* when they were last looked for */
+	int restarts;	      /* since the reset: the server's process set changed */
 };
 
 struct st_sampler *st_sampler_new(size_t max_points)
@@ -68,6 +69,31 @@ void st_sampler_reset(struct st_sampler *s)
 {
 	s->n = 0;
 	s->dropped = 0;
+	s->restarts = 0;
+}
+
+int st_sampler_restarts(const struct st_sampler *s)
+{
+	return s->restarts;
+}
+
+/* A new scan of the server's processes against the last one: a process
+ * that was not there (it started again), or none left (it went away), is a
+ * restart; the first scan only learns the set. */
+static int server_changed(const pid_t *old, int nold, const pid_t *now, int nnow)
+{
+	if (nold == 0)
+		return 0;
+	if (nnow == 0)
+		return 1;
+	for (int i = 0; i < nnow; i++) {
+		int seen = 0;
+		for (int k = 0; k < nold && !seen; k++)
+			seen = old[k] == now[i];
+		if (!seen)
+			return 1;
+	}
+	return 0;
 }
 
 const struct st_sample *st_sampler_points(const struct st_sampler *s, size_t *n)
@@ -216,7 +242,14 @@ void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
 		    100.0 * (double)(nt - s->nfsd_ticks) / (double)s->hz / dt / (double)(ncpu > 0 ? ncpu : 1));
 	s->nfsd_ticks = nt;
 	if (!s->nfsd_scan_ns || now - s->nfsd_scan_ns > 1000000000) {
+		pid_t before[ST_ARRAY_LEN(s->nfsd)];
+		int nbefore = s->nnfsd;
+		memcpy(before, s->nfsd, sizeof(before));
 		s->nnfsd = find_nfsd(s->nfsd, (int)ST_ARRAY_LEN(s->nfsd));
+		if (s->nfsd_scan_ns && server_changed(before, nbefore, s->nfsd, s->nnfsd)) {
+			s->restarts++;
+			add(s, t, "nfsd_restarts", "", 1);
+		}
 		s->nfsd_ticks = nfsd_ticks(s->nfsd, s->nnfsd);
 		s->nfsd_scan_ns = now;
 	}

@@ -31,6 +31,11 @@ void st_sampler_reset(struct st_sampler *s);
 void st_sampler_tick(struct st_sampler *s, int64_t offset_ns);
 
 const struct st_sample *st_sampler_points(const struct st_sampler *s, size_t *n);
+
+/* Since the last reset: how often the NFS server's processes changed (one
+ * that was not there before, or none left: the server restarted or went
+ * away); each is also a point "nfsd_restarts". */
+int st_sampler_restarts(const struct st_sampler *s);
 size_t st_sampler_dropped(const struct st_sampler *s);
 
 #endif

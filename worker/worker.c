@@ -603,6 +603,8 @@ static void run_data_phase(struct io_thread *t, int phase, int layout)
 		rc = w->e->close(t->ts, fh);
 		if (rc < 0)
 			set_error(r, -rc, ST_OP_CLOSE, phase, 0);
+		if (w->e->events)
+			r->flags |= w->e->events(t->ts);
 	}
 	int64_t end = st_now_ns();
 	if (t->timed)
@@ -709,6 +711,8 @@ static void run_meta_phase(struct io_thread *t, int phase, int untimed)
 	if (dh != top)
 		w->e->dir_close(t->ts, dh);
 	w->e->dir_close(t->ts, top);
+	if (w->e->events)
+		r->flags |= w->e->events(t->ts);
 	result_end(t, start, st_now_ns(), 0);
 }
 
@@ -1224,41 +1228,79 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
 	rank_intervals(w, rr);
 }
 
-int st_worker_remove_run_dir(const struct st_worker_args *a)
+/* "what: ERRNO" appended to left (n bytes), ", " between items */
+static void left_add(char *left, size_t n, const char *what, int err)
+{
+	if (!left || !n)
+		return;
+	size_t l = strlen(left);
+	char e[32];
+	snprintf(left + l, n - l, "%s%s: %s", l ? ", " : "", what, st_errno_name(err, e, sizeof(e)));
+}
+
+int st_worker_remove_run_dir(const struct st_worker_args *a, int64_t give_up_ns, char *left,
+			     size_t n)
 {
 	if (a->cfg->o[ST_OPT_KEEP].v[0] == ST_ON)
 		return 0; /* --keep: the files stay, and so does their directory */
 	struct st_effective eff;
+	int64_t dl = a->cfg->o[ST_OPT_DEADLINE].v[0];
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
 				     .eff = &eff,
-				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
+				     .deadline_ns = st_now_ns() + (give_up_ns && give_up_ns < dl ? give_up_ns : dl) };
 	void *rs = NULL;
 	char msg[200];
-	int rc = a->engine->setup(&env, &rs, msg, sizeof(msg));
-	if (rc < 0)
-		return rc;
+	if (left && n)
+		left[0] = '\0';
 	/* a file whose removal failed after its combination (a soft mount
 	 * timing out while the server was away) is removed now: any file this
 	 * rank can have made, under the names only this rank uses (and the
 	 * shared file, which any rank may remove); a metadata directory still
 	 * holding files stays */
 	const struct st_optval *threads = &a->cfg->o[ST_OPT_THREADS];
-	int64_t most = 0;
+	int64_t most = 0, failed = 0;
 	for (int i = 0; i < threads->n; i++)
 		most = threads->v[i] > most ? threads->v[i] : most;
+	int rc = a->engine->setup(&env, &rs, msg, sizeof(msg));
+	if (rc < 0) {
+		char what[400], first[ST_STR_MAX];
+		st_worker_file_path(a->run_dir, a->rank, 0, first, sizeof(first));
+		snprintf(what, sizeof(what), "%s%s (this rank's files, if any: the target did not answer, %s)",
+			 first, most > 1 ? ".." : "", msg);
+		left_add(left, n, what, -rc);
+		return rc;
+	}
 	for (int64_t i = 0; i < most; i++) {
 		char path[ST_STR_MAX];
 		st_worker_file_path(a->run_dir, a->rank, (int)i, path, sizeof(path));
-		a->engine->unlink(rs, path);
+		int u = a->engine->unlink(rs, path);
+		if (u < 0 && u != -ENOENT) {
+			left_add(left, n, path, -u);
+			failed = u;
+		}
 		st_worker_meta_dir(a->run_dir, a->rank, (int)i, path, sizeof(path));
-		a->engine->rmdir(rs, path);
+		u = a->engine->rmdir(rs, path);
+		if (u < 0 && u != -ENOENT) {
+			left_add(left, n, path, -u);
+			failed = u;
+		}
 	}
 	char shared[ST_STR_MAX];
 	snprintf(shared, sizeof(shared), "%s/shared", a->run_dir);
-	a->engine->unlink(rs, shared);
+	int u = a->engine->unlink(rs, shared); /* every rank tries: gone already is fine */
+	if (u < 0 && u != -ENOENT) {
+		left_add(left, n, shared, -u);
+		failed = u;
+	}
 	rc = a->engine->rmdir(rs, a->run_dir);
 	a->engine->teardown(rs);
-	return rc == -ENOENT || rc == -ENOTEMPTY ? 0 : rc;
+	/* the directory itself: another rank's files still in it are that
+	 * rank's to name; gone already is fine */
+	if (rc == -ENOENT || rc == -ENOTEMPTY || rc == -EEXIST)
+		rc = 0;
+	else if (rc < 0)
+		left_add(left, n, a->run_dir, -rc);
+	return failed ? (int)failed : rc;
 }
 
 void st_worker_finish(struct st_worker *w)

@@ -82,10 +82,16 @@ const struct st_interval *st_worker_intervals(const struct st_worker *w, size_t 
 /* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
 void st_worker_finish(struct st_worker *w);
 
-/* At the end of a run (after a barrier): remove what is left of this rank's
- * files (a removal that failed earlier), then the run directory if it is
- * empty. Missing, or still holding another rank's files, is not an error. */
-int st_worker_remove_run_dir(const struct st_worker_args *a);
+/* At the end of a run (after a barrier), or as a rank ends on a signal:
+ * remove what is left of this rank's files (a removal that failed
+ * earlier, a combination cut short), then the run directory if it is
+ * empty. Missing, or still holding another rank's files, is not an error.
+ * What could not be removed is named in left (n bytes; may be NULL):
+ * "stcluster-<id>/r1.t0: ETIMEDOUT, ...", "" when nothing is left. Gives
+ * up reaching the target after give_up_ns (0: the phase deadline). 0, or
+ * the first -errno. */
+int st_worker_remove_run_dir(const struct st_worker_args *a, int64_t give_up_ns, char *left,
+			     size_t n);
 
 /* Path of the file of (rank, thread) under run_dir: "<run_dir>/r<rank>.t<thread>";
  * with --layout shared every thread's is "<run_dir>/shared". */

@@ -29,6 +29,7 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 {
 	int64_t dur = b->cfg->o[ST_OPT_BASELINE_TIME].v[0];
 	int64_t deadline = st_now_ns() + dur + 15000000000LL;
+	int streams = (int)b->cfg->o[ST_OPT_BASELINE_STREAMS].v[0];
 	struct st_netbench_msg me = { 0 };
 	int port = 0, lfd = -1;
 	if (b->rank == s)
@@ -36,19 +37,23 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 	MPI_Bcast(&port, 1, MPI_INT, s, MPI_COMM_WORLD);
 	struct st_net_result nr = { 0 };
 	if (port > 0 && b->rank == s) {
-		int *fds = calloc((size_t)n, sizeof(int));
-		me.rc = fds ? st_net_accept(lfd, n, fds, deadline) : -12;
+		int *fds = calloc((size_t)(n * streams), sizeof(int));
+		me.rc = fds ? st_net_accept(lfd, n * streams, fds, deadline) : -12;
 		if (!me.rc)
-			me.rc = st_net_stream(fds, n, !c2s, dur, deadline, &nr);
+			me.rc = st_net_stream_parallel(fds, n * streams, !c2s, dur, deadline, &nr);
 		me.receiver = c2s;
 		free(fds);
 	} else if (port > 0 && is_member(set, n, b->rank)) {
-		char addr[256];
-		int fd;
+		char addr[sizeof(b->hosts[s].addresses)];
+		int fds[64], made = 0;
 		st_server_address(b->cfg, &b->hosts[s], addr, sizeof(addr));
-		me.rc = st_net_connect(addr, port, deadline, &fd);
-		if (!me.rc)
-			me.rc = st_net_stream(&fd, 1, c2s, dur, deadline, &nr);
+		for (; made < streams && !me.rc; made++)
+			me.rc = st_net_connect_any(addr, port, deadline, &fds[made]);
+		if (me.rc)
+			for (int i = 0; i < made - 1; i++)
+				close(fds[i]);
+		else
+			me.rc = st_net_stream_parallel(fds, streams, c2s, dur, deadline, &nr);
 		me.receiver = !c2s;
 	} else if (port <= 0 && b->rank == s) {
 		me.rc = -1;
@@ -85,12 +90,12 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 	double secs = last > first ? (double)(last - first) / 1e9 : 0;
 	char err[ST_ERR_MAX];
 	if (st_store_baseline(b->store, b->run_id, kind, c2s ? "c2s" : "s2c", s, clients, bytes,
-			      secs, note[0] ? note : NULL, err, sizeof(err)))
+			      secs, note[0] ? note : NULL, streams, err, sizeof(err)))
 		fprintf(stderr, "stcluster: %s\n", err);
 	if (!b->quiet)
-		printf("baseline %-7s %s server %d <- clients %s: %.1f MB/s%s%s\n", kind,
-		       c2s ? "c2s" : "s2c", s, clients, secs > 0 ? (double)bytes / secs / 1e6 : 0.0,
-		       note[0] ? "  " : "", note);
+		printf("baseline %-7s %s server %d <- clients %s x %d streams: %.1f MB/s%s%s\n", kind,
+		       c2s ? "c2s" : "s2c", s, clients, streams,
+		       secs > 0 ? (double)bytes / secs / 1e6 : 0.0, note[0] ? "  " : "", note);
 	free(all);
 }
 
@@ -118,7 +123,7 @@ static void disk_step(const struct st_baseline_ctx *b, int s)
 		double mbps = w ? res.w : res.r;
 		if (st_store_baseline(b->store, b->run_id, "disk", w ? "write" : "read", s, NULL,
 				      mbps > 0 ? (uint64_t)size : 0, mbps > 0 ? (double)size / 1e6 / mbps : 0,
-				      note, err, sizeof(err)))
+				      note, 0, err, sizeof(err)))
 			fprintf(stderr, "stcluster: %s\n", err);
 		if (!b->quiet)
 			printf("baseline disk    %-5s server %d (%s): %.1f MB/s%s%s\n", w ? "write" : "read", s,

@@ -226,6 +226,8 @@ static void record_skipped(struct job *j, const struct combo_run *r)
 		fprintf(stderr, "stcluster: %s\n", err);
 		j->store_failed = 1;
 	}
+	j->combos_done++;
+	j->combos_done_ns = st_now_ns();
 	if (!j->quiet)
 		printf("[%u/%llu] skipped: %s\n", r->c->seq + 1, (unsigned long long)r->total,
 		       r->why);
@@ -364,6 +366,8 @@ static const struct st_sample *phase_close(struct job *j, int p, int64_t release
 	rr->end_ns = st_now_ns() - j->my_offset;
 	rr->cpu_user_us = u1 - u0;
 	rr->cpu_sys_us = s1 - s0;
+	if (st_sampler_restarts(j->sampler))
+		rr->flags |= ST_TF_SERVER_RESTART;
 	return samples;
 }
 
@@ -528,11 +532,13 @@ static const char *outcome(const struct job *j, const struct combo_run *r, char 
 	for (int i = 0; i < r->nph; i++)
 		for (int q = 0; q < j->size; q++) {
 			const struct st_rank_result *rr = &r->ph[i].ranks[q];
-			if (rr->error.err || rr->bad_blocks) {
-				snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
-					 j->hosts[q].hostname, rr->message);
-				return ST_COMBO_ERROR;
-			}
+			if (!rr->error.err && !rr->bad_blocks && !(rr->flags & ST_TF_SERVER_RESTART))
+				continue;
+			char what[ST_ERR_MAX];
+			st_rank_result_message(rr, what, sizeof(what));
+			snprintf(msg, n, "%s: rank %d (%s): %s", st_phase_names[r->ph[i].phase], q,
+				 j->hosts[q].hostname, what);
+			return ST_COMBO_ERROR;
 		}
 	return ST_COMBO_OK;
 }
@@ -562,8 +568,6 @@ static void record(struct job *j, const struct combo_run *r)
 {
 	char msg[512];
 	const char *status = outcome(j, r, msg, sizeof(msg));
-	if (r->any_failed)
-		j->combos_unprepared++;
 	struct st_combo_record rec = {
 		.run_id = j->run_id, .combo = r->c, .cfg = &j->cfg, .status = status,
 		.message = msg[0] ? msg : NULL, .started_wall_ns = r->started_wall_ns,
@@ -578,6 +582,7 @@ static void record(struct job *j, const struct combo_run *r)
 		j->store_failed = 1;
 	}
 	j->combos_done++;
+	j->combos_done_ns = st_now_ns();
 	if (j->progress == PROGRESS_LIVE || r->nph == 0 || strcmp(status, ST_COMBO_OK))
 		st_progress_line(j, r->c, r->total, r->ph, r->nph, status);
 	if (r->skipped && !r->any_failed && !j->quiet)

@@ -4,6 +4,8 @@
  */
 #include "die.h"
 
+#include "../../common/util.h"
+
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +30,6 @@ _Noreturn void st_die_at(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	fflush(NULL);
 	if (inited && !finalized)
-		MPI_Abort(MPI_COMM_WORLD, 3);
-	exit(3);
+		MPI_Abort(MPI_COMM_WORLD, ST_EXIT_ABORTED);
+	exit(ST_EXIT_ABORTED);
 }

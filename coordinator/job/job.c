@@ -20,6 +20,7 @@
 #include "../../worker/mount.h"
 #include "../../worker/sampler.h"
 #include "../../worker/worker.h"
+#include "../store/live.h"
 #include "../store/store.h"
 #include "baselines.h"
 #include "clocksync.h"
@@ -32,6 +33,7 @@
 #include "watch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -77,9 +79,23 @@ static void check_wire(const struct job *j)
 /* Rank 0: read a plan file into *text (caller frees). */
 static int read_plan(const char *path, char **text, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
+	/* a FIFO would block the open (and the read) for ever: look before */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0) {
+		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, n, "--plan: '%s' is not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		snprintf(err, n, "--plan: cannot read '%s': %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	char *buf = malloc(PLAN_MAX + 1);
@@ -102,17 +118,33 @@ static int read_plan(const char *path, char **text, char *err, size_t n)
 	return 0;
 }
 
-/* The value of option `name` ("--plan") in argv, or NULL. */
-static const char *find_arg(int argc, char **argv, const char *name)
+/* What the command line says of the plan, read by the one parser of the
+ * options (a word is an option's value or an option, never both: with
+ * `--label --plan=x` there is no --plan). Unparsable arguments give none
+ * of them; parse_options then says why. */
+struct plan_args {
+	char resume[ST_STR_MAX]; /* --resume RUN, or "" */
+	char plan[ST_STR_MAX];	 /* --plan FILE, or "" */
+	char db[ST_STR_MAX];	 /* --db PATH, or the default */
+};
+
+static void scan_args(int argc, char **argv, struct plan_args *pa)
 {
-	size_t l = strlen(name);
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], name) == 0 && i + 1 < argc)
-			return argv[i + 1];
-		if (strncmp(argv[i], name, l) == 0 && argv[i][l] == '=')
-			return argv[i] + l + 1;
+	char err[ST_ERR_MAX];
+	struct st_config *c = malloc(sizeof(*c));
+	memset(pa, 0, sizeof(*pa));
+	st_copy(pa->db, sizeof(pa->db), st_options[ST_OPT_DB].def);
+	if (!c)
+		st_die("out of memory");
+	st_config_defaults(c);
+	if (st_config_parse_args(c, argc, argv, err, sizeof(err)) == 0) {
+		if (c->o[ST_OPT_RESUME].n)
+			st_copy(pa->resume, sizeof(pa->resume), c->o[ST_OPT_RESUME].s);
+		if (c->o[ST_OPT_PLAN].n)
+			st_copy(pa->plan, sizeof(pa->plan), c->o[ST_OPT_PLAN].s);
+		st_copy(pa->db, sizeof(pa->db), c->o[ST_OPT_DB].s);
 	}
-	return NULL;
+	free(c);
 }
 
 /* Rank 0's checks that look at the file system; creates nothing. */
@@ -175,16 +207,14 @@ static int validate_places(const struct job *j, char *err, size_t n)
  * id into j->run_id), a --plan file, or ./stcluster.conf when there are no
  * arguments at all. 0, 2 bad input (err), 3 nothing to do (no arguments and
  * no ./stcluster.conf). */
-static int read_plan_text(struct job *j, int argc, char **argv, char **plan,
+static int read_plan_text(struct job *j, int argc, const struct plan_args *pa, char **plan,
 			  const char **plan_name, char *err, size_t n)
 {
-	const char *resume = find_arg(argc, argv, "--resume");
-	*plan_name = find_arg(argc, argv, "--plan");
-	if (resume) {
+	*plan_name = pa->plan[0] ? pa->plan : NULL;
+	if (pa->resume[0]) {
 		/* the run's own options, as stored, are the plan */
-		const char *db = find_arg(argc, argv, "--db");
-		return st_store_resume_plan(db ? db : st_options[ST_OPT_DB].def, resume, j->run_id,
-					    sizeof(j->run_id), plan, err, n)
+		return st_store_resume_plan(pa->db, pa->resume, j->run_id, sizeof(j->run_id), plan,
+					    err, n)
 			       ? 2
 			       : 0;
 	}
@@ -274,8 +304,10 @@ static int setup_config(struct job *j, int argc, char **argv)
 	char err[ST_ERR_MAX] = "", name[ST_STR_MAX];
 	char *plan = NULL;
 	const char *plan_name = NULL;
-	int resuming = find_arg(argc, argv, "--resume") != NULL;
-	int status = j->rank == 0 ? read_plan_text(j, argc, argv, &plan, &plan_name, err,
+	struct plan_args pa;
+	scan_args(argc, argv, &pa);
+	int resuming = pa.resume[0] != '\0';
+	int status = j->rank == 0 ? read_plan_text(j, argc, &pa, &plan, &plan_name, err,
 						   sizeof(err))
 				  : 0;
 	if (agree(j, status, err)) {
@@ -464,9 +496,10 @@ static void sync_clocks(struct job *j)
 	j->my_offset = st_clock_sync(MPI_COMM_WORLD, 20, j->offsets, j->rtts);
 }
 
-/* Rank 0 opens the store and stores the run with its hosts (resuming: the
- * seqs already stored, into *stored); all agree it worked. 0, or 1 after
- * the message. */
+/* Rank 0 holds the run's live lock (live.h), opens the store and stores
+ * the run with its hosts (resuming: the seqs already stored, into
+ * *stored); all agree it worked. 0, or the exit status after the message:
+ * 2 another job runs this run (a second --resume), 3 the store failed. */
 static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int resuming,
 		     unsigned char **stored)
 {
@@ -474,7 +507,16 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	int status = 0;
 	if (j->rank == 0) {
 		char *cmd = join_argv(argc, argv);
-		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
+		/* held before the run's row exists, so no reader sees it running unlocked */
+		int held = st_live_hold(j->cfg.o[ST_OPT_DB].s, j->run_id, &j->live, err, sizeof(err));
+		if (held == 1)
+			snprintf(err, sizeof(err), "--resume: run %s is still running (another job holds "
+						   "its lock): two jobs would write the same combinations",
+				 j->run_id);
+		if (held)
+			status = held == 1 ? ST_EXIT_BAD_INPUT : ST_EXIT_ABORTED;
+		else
+			j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
 		struct st_run_record rec = {
 			.run_id = j->run_id, .cfg = &j->cfg, .command = cmd,
 			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
@@ -482,11 +524,13 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
 			.partners = j->partners, .resume = resuming,
 		};
-		if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
-			status = 1;
+		if (status)
+			;
+		else if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+			status = ST_EXIT_ABORTED;
 		else if (resuming &&
 			 st_store_stored_seqs(j->store, j->run_id, total, stored, err, sizeof(err)))
-			status = 1;
+			status = ST_EXIT_ABORTED;
 		free(cmd);
 		if (status)
 			fprintf(stderr, "stcluster: %s\n", err);
@@ -500,11 +544,28 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	return status;
 }
 
+/* As a rank ends on a signal (Ctrl-C; mpirun's SIGTERM when a rank failed):
+ * its files of the run go, within 2 s (mpirun's SIGKILL follows). */
+static void remove_files_on_signal(void *arg)
+{
+	struct job *j = arg;
+	if (j->roles[j->rank] != ST_ROLE_CLIENT)
+		return;
+	struct st_combo none;
+	st_plan_combo(&j->cfg, 0, &none);
+	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
+				     .rank = j->rank, .run_dir = j->run_dir };
+	st_worker_remove_run_dir(&wa, 2000000000LL, NULL, 0);
+}
+
 /* From here on a rank that dies or hangs is named: the watch, and rank 0's
  * record of the collective step each rank has reached. */
 static void start_watch(struct job *j, uint64_t total)
 {
-	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total);
+	/* a silent rank 0 is given what a hung rank is given: the deadline and its grace */
+	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total,
+				  st_step_deadline(j, 0));
+	st_watch_set_cleanup(j->watch, remove_files_on_signal, j);
 	if (j->rank == 0) {
 		j->last_step = calloc((size_t)j->size, sizeof(int));
 		if (!j->last_step)
@@ -512,9 +573,20 @@ static void start_watch(struct job *j, uint64_t total)
 	}
 }
 
-/* Server ranks measure the parts alone (network, disk) before the sweep. */
-static void baselines(struct job *j)
+/* Server ranks measure the parts alone (network, disk) before the sweep;
+ * once per run: a resumed run keeps the baselines its first part stored
+ * (measured again, they were stored twice). */
+static void baselines(struct job *j, int resuming)
 {
+	int64_t kept = 0;
+	if (j->rank == 0 && resuming)
+		kept = st_store_baseline_rows(j->store, j->run_id);
+	MPI_Bcast(&kept, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+	if (kept > 0) {
+		if (j->rank == 0 && !j->quiet)
+			printf("baselines: the %lld the run stored before are kept\n", (long long)kept);
+		return;
+	}
 	struct st_baseline_ctx bc = { .cfg = &j->cfg, .hosts = j->hosts, .roles = j->roles,
 				      .rank = j->rank, .size = j->size, .my_offset = j->my_offset,
 				      .run_id = j->run_id, .store = j->store, .quiet = j->quiet };
@@ -530,6 +602,8 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 {
 	int64_t iterations = j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	j->run_start_ns = st_now_ns();
+	for (uint64_t seq = 0; j->rank == 0 && seq < total; seq++)
+		j->combos_todo += !(stored && stored[seq]);
 	struct st_permute order;
 	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
 	if (shuffled)
@@ -556,11 +630,31 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 	}
 }
 
+/* Rank 0: the exit status of a run that went through its sweep, from what
+ * the store holds of it (a resumed run: both parts), and a line that says
+ * why when it is not 0. */
+static int run_outcome(struct job *j)
+{
+	struct st_run_counts c;
+	char err[ST_ERR_MAX];
+	if (st_store_run_counts(j->store, j->run_id, &c, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: %s\n", err);
+		return ST_EXIT_ABORTED;
+	}
+	int64_t bad = c.error + c.failed + c.unverified;
+	if (bad && !j->quiet)
+		printf("%lld of %lld combinations did not go well: %lld with errors, %lld failed to "
+		       "prepare, %lld did not verify (exit status 1)\n",
+		       (long long)bad, (long long)c.stored, (long long)c.error, (long long)c.failed,
+		       (long long)c.unverified);
+	return bad ? ST_EXIT_FAILURES : ST_EXIT_OK;
+}
+
 /* The end, once every rank is through the sweep: what is left of this
  * run's files removed; rank 0 marks the run complete (or failed: a store
  * write failed) and prints its report; the watch ends in order. Returns
- * the exit status, the same on every rank. */
-static int end_run(struct job *j, uint64_t total)
+ * the exit status (common/util.h), the same on every rank. */
+static int end_run(struct job *j)
 {
 	MPI_Request q;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
@@ -569,14 +663,33 @@ static int end_run(struct job *j, uint64_t total)
 	st_plan_combo(&j->cfg, 0, &none);
 	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
 				     .rank = j->rank, .run_dir = j->run_dir };
+	/* what no rank could remove (a frozen server) is said in the run */
+	char left[512] = "", *all = NULL;
 	if (j->roles[j->rank] == ST_ROLE_CLIENT)
-		st_worker_remove_run_dir(&wa);
+		st_worker_remove_run_dir(&wa, 0, left, sizeof(left));
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(left))))
+		st_die("out of memory");
+	MPI_Gather(left, (int)sizeof(left), MPI_CHAR, all, (int)sizeof(left), MPI_CHAR, 0,
+		   MPI_COMM_WORLD);
 
 	int rc = 0;
 	if (j->rank == 0) {
-		char err[ST_ERR_MAX];
+		char err[ST_ERR_MAX], cleanup[2048] = "";
+		for (int r = 0; r < j->size; r++) {
+			const char *l = all + (size_t)r * sizeof(left);
+			size_t off = strlen(cleanup);
+			if (*l)
+				snprintf(cleanup + off, sizeof(cleanup) - off, "%srank %d (host %s): %.*s",
+					 off ? "; " : "", r, j->hosts[r].hostname, (int)sizeof(left) - 1, l);
+		}
+		free(all);
+		if (cleanup[0])
+			fprintf(stderr, "stcluster: left behind on the target (remove it by hand, or "
+					"with --resume of a later run): %s\n",
+				cleanup);
 		const char *run_status = j->store_failed ? ST_RUN_STORE_FAILED : ST_RUN_COMPLETE;
-		if (st_store_end_run(j->store, j->run_id, run_status, err, sizeof(err))) {
+		if (st_store_end_run(j->store, j->run_id, run_status, cleanup[0] ? cleanup : NULL, err,
+				     sizeof(err))) {
 			fprintf(stderr, "stcluster: %s\n", err);
 			j->store_failed = 1;
 		}
@@ -587,10 +700,8 @@ static int end_run(struct job *j, uint64_t total)
 			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
 			       j->cfg.o[ST_OPT_DB].s);
 		}
-		if (j->combos_unprepared && !j->quiet)
-			printf("%d of %llu combinations failed to prepare\n", j->combos_unprepared,
-			       (unsigned long long)total);
-		rc = j->store_failed ? 1 : 0;
+		rc = j->store_failed ? ST_EXIT_ABORTED : run_outcome(j);
+		fflush(stdout);
 	}
 	/* from here on the ranks may end: rank 0 stops watching first */
 	if (j->rank == 0)
@@ -612,15 +723,16 @@ static int run_job(struct job *j, int argc, char **argv)
 	sync_clocks(j);
 	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
 	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
-	if (begin_run(j, argc, argv, total, resuming, &stored)) {
+	int rc = begin_run(j, argc, argv, total, resuming, &stored);
+	if (rc) {
 		free(stored);
-		return 1;
+		return rc;
 	}
 	start_watch(j, total);
-	baselines(j);
+	baselines(j, resuming);
 	sweep(j, total, stored);
 	free(stored);
-	return end_run(j, total);
+	return end_run(j);
 }
 
 int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
@@ -653,6 +765,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	}
 	fflush(stdout);
 	st_store_close(j->store);
+	st_live_release(j->live);
 	if (j->topo)
 		hwloc_topology_destroy(j->topo);
 	free(j->hosts);

@@ -54,6 +54,15 @@ static void format_secs(double s, char *buf, size_t n)
 		snprintf(buf, n, "%.1fh", s / 3600);
 }
 
+double st_progress_eta(uint64_t done, uint64_t todo, int64_t done_ns, int64_t now_ns)
+{
+	if (!done || done_ns <= 0)
+		return -1;
+	double per = (double)done_ns / 1e9 / (double)done;
+	double left = per * (double)(todo > done ? todo - done : 0) - (double)(now_ns - done_ns) / 1e9;
+	return left > 0 ? left : 0;
+}
+
 /* Live progress during a phase. Every rank reports the bytes its threads
  * have moved every 250 ms and once more when done; rank 0 sums them into
  * one updating line. The I/O threads only keep a counter they update anyway. */
@@ -120,11 +129,10 @@ void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo 
 			uint64_t sum = 0;
 			for (int r = 0; r < j->size; r++)
 				sum += bytes[r];
-			double el = (double)(now - release) / 1e9, run = (double)(now - j->run_start_ns) / 1e9;
-			/* the run so far, per finished combination, times what is left */
-			double eta = j->combos_done ? run / (double)j->combos_done *
-							      (double)(total - j->combos_done)
-						    : -1;
+			double el = (double)(now - release) / 1e9;
+			double eta = st_progress_eta(j->combos_done, j->combos_todo,
+						     j->combos_done_ns - j->run_start_ns,
+						     now - j->run_start_ns);
 			char e1[32], e2[32];
 			format_secs(el, e1, sizeof(e1));
 			format_secs(eta, e2, sizeof(e2));

@@ -26,6 +26,14 @@ struct st_stonewall;
 void st_progress_live(struct job *j, struct st_worker *w, const struct st_combo *c, int phase,
 		      uint64_t total, int64_t release, struct st_stonewall *sw);
 
+/* The seconds left of a sweep of `todo` combinations (this part of the
+ * run: a resumed run skips the ones stored) when `done` of them finished
+ * by done_ns into it and it is now now_ns into it: the mean time of a
+ * finished combination times the combinations not finished, less what the
+ * one running has had already (so it is counted once, not twice, and the
+ * ETA falls as it runs). -1 before the first finishes. */
+double st_progress_eta(uint64_t done, uint64_t todo, int64_t done_ns, int64_t now_ns);
+
 /* Rank 0: a line for a finished combination (live) or phase (plain). */
 void st_progress_line(const struct job *j, const struct st_combo *c, uint64_t total,
 		      const struct st_phase_record *ph, int nph, const char *status);

@@ -74,9 +74,28 @@ static const char *matching_server(const struct st_config *cfg, const struct st_
 void st_server_address(const struct st_config *cfg, const struct st_host_info *h, char *out,
 		       size_t n)
 {
+	/* the addresses the server rank itself reported: a host name given to
+	 * --servers need not resolve where the clients run (a lab, a cluster
+	 * without DNS for its storage network). The entry that matched comes
+	 * first when it is one of them: the network the user meant. */
 	char buf[256];
 	const char *s = matching_server(cfg, h, buf, sizeof(buf));
-	st_copy(out, n, s ? s : "");
+	size_t off = 0;
+	out[0] = '\0';
+	if (s && *s && strcmp(s, h->hostname) != 0) {
+		for (const char *a = h->addresses; *a;) {
+			size_t len = strcspn(a, ",");
+			if (len == strlen(s) && strncmp(a, s, len) == 0)
+				off = (size_t)snprintf(out, n, "%s", s);
+			a += len + (a[len] == ',');
+		}
+	}
+	for (const char *a = h->addresses; *a && off < n;) {
+		size_t len = strcspn(a, ",");
+		if (!(s && len == strlen(s) && strncmp(a, s, len) == 0))
+			off += (size_t)snprintf(out + off, n - off, "%s%.*s", off ? "," : "", (int)len, a);
+		a += len + (a[len] == ',');
+	}
 }
 
 int st_assign_roles(const struct st_config *cfg, const struct st_host_info *hosts, int n,

@@ -28,8 +28,10 @@ int st_host_matches(const struct st_host_info *h, const char *name);
 int st_assign_roles(const struct st_config *cfg, const struct st_host_info *hosts, int n,
 		    int *roles);
 
-/* The name clients use to reach server rank s: the --servers entry or the
- * target's server that matched its host ("" if none). */
+/* The addresses clients use to reach server rank h, as a comma list: the
+ * ones that rank reported (a name given to --servers need not resolve on
+ * the clients), the --servers entry or target's server that matched first
+ * when it is one of them; "" when the host reported none. */
 void st_server_address(const struct st_config *cfg, const struct st_host_info *h, char *out,
 		       size_t n);
 

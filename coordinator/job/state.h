@@ -46,10 +46,12 @@ struct job {
 	int progress;		    /* enum job_progress (the same on every rank) */
 	MPI_Comm progress_comm;	    /* live progress messages, apart from the rest */
 	int64_t run_start_ns;	    /* rank 0: when the sweep began */
-	uint64_t combos_done;	    /* rank 0: combinations finished so far */
-	int combos_unprepared;	    /* rank 0: combinations whose preparation failed */
+	uint64_t combos_done;	    /* rank 0: combinations finished so far (this part) */
+	uint64_t combos_todo;	    /* rank 0: combinations this part runs (resumed: the rest) */
+	int64_t combos_done_ns;	    /* rank 0: when the last of them finished */
 	int store_failed;	    /* a write to the store failed: the sweep stops */
 	struct st_watch *watch;	    /* rank 0: deaths and signals; others: the lifeline */
+	struct st_live *live;	    /* rank 0: the lock that says the run is live (store/live.h) */
 	MPI_Comm step_comm;	    /* "I have reached step N" messages to rank 0 */
 	int step;		    /* collective steps so far (the same on every rank) */
 	int *last_step;		    /* rank 0: per rank, the last step it reached */

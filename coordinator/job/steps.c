@@ -58,11 +58,21 @@ _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char 
 		snprintf(who + l, sizeof(who) - l, " and %d more", count - 4);
 	}
 	st_watch_place(j->watch, place, sizeof(place));
-	snprintf(reason, sizeof(reason), "%s did not reach %s within %.1f s (%s; hung?)", who, what,
-		 (double)(st_now_ns() - since) / 1e9, place);
+	int64_t stopped = st_watch_rank0_stopped(j->watch, since);
+	if (stopped) {
+		/* the others did not hang: rank 0 itself stood still */
+		snprintf(reason, sizeof(reason),
+			 "rank 0 (host %s) itself was stopped for %.1f s during %s (%s): the step was "
+			 "not the others' to reach",
+			 j->hosts[0].hostname, (double)stopped / 1e9, what, place);
+		first = 0;
+	} else {
+		snprintf(reason, sizeof(reason), "%s did not reach %s within %.1f s (%s; hung?)", who,
+			 what, (double)(st_now_ns() - since) / 1e9, place);
+	}
 	st_watch_abort(j->watch, first, reason);
-	MPI_Abort(MPI_COMM_WORLD, 3);
-	_exit(3);
+	MPI_Abort(MPI_COMM_WORLD, ST_EXIT_ABORTED);
+	_exit(ST_EXIT_ABORTED);
 }
 
 /* Every rank, at the same point: one more collective step. The others tell

@@ -27,6 +27,17 @@
  * before it ends rank 0 itself (mpirun sends it about 1 s after a death). */
 #define WAIT_FOR_KILL_NS (5 * 1000000000LL)
 
+/* Rank 0's heartbeat on every lifeline, and the gap between two wake-ups
+ * of its watch thread past which rank 0 itself was stopped (or starved). */
+#define BEAT_NS 1000000000LL
+#define GAP_NS (3 * 1000000000LL)
+
+/* The bytes on a lifeline. Rank 0 sends: */
+#define LL_BEAT 'h' /* rank 0 is alive */
+#define LL_BYE 'b'  /* the job ends in order */
+/* and another rank, before it ends because rank 0 went silent: */
+#define LL_SILENT 's'
+
 struct st_watch {
 	int rank, size;
 	int lifeline;	      /* other ranks: the connection to rank 0 */
@@ -42,6 +53,11 @@ struct st_watch {
 	atomic_int seq, phase;
 	pthread_mutex_t lock; /* guards aborted */
 	int aborted;
+	int64_t silence_ns;   /* others: rank 0 silent this long ends the rank */
+	void (*cleanup)(void *); /* as the rank ends on a signal: remove its files */
+	void *cleanup_arg;
+	atomic_llong gap_ns;  /* rank 0: the longest stop of its watch thread ... */
+	atomic_llong gap_end; /* ... and when it ended (local clock) */
 };
 
 static sigset_t watched_signals(void)
@@ -56,13 +72,30 @@ static sigset_t watched_signals(void)
 
 void st_watch_block_signals(void)
 {
-	const char *r = getenv("OMPI_COMM_WORLD_RANK");
-	if (!r)
-		r = getenv("PMIX_RANK");
-	if (r && strcmp(r, "0"))
-		return;
 	sigset_t s = watched_signals();
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
+}
+
+void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->cleanup_arg = arg;
+	w->cleanup = fn;
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The rank ends on a signal: its files first, then exit status 3. */
+static _Noreturn void end_on_signal(struct st_watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	void (*fn)(void *) = w->cleanup;
+	void *arg = w->cleanup_arg;
+	pthread_mutex_unlock(&w->lock);
+	if (fn)
+		fn(arg);
+	_exit(ST_EXIT_ABORTED);
 }
 
 void st_watch_unblock_signals(void)
@@ -131,8 +164,8 @@ static void rank_gone(struct st_watch *w, int r, int err)
 	st_watch_abort(w, r, reason);
 }
 
-/* A signal from mpirun or the user: record it and end rank 0, as the
- * signal would have. */
+/* A signal from mpirun or the user: record it and end rank 0 with the
+ * exit status of an aborted run (3). */
 static void ended_by_signal(struct st_watch *w, int sig)
 {
 	char place[128], reason[512];
@@ -141,7 +174,27 @@ static void ended_by_signal(struct st_watch *w, int sig)
 		 "rank 0 got %s during %s (mpirun sends SIGTERM when a rank fails or on Ctrl-C)",
 		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP", place);
 	st_watch_abort(w, -1, reason);
-	_exit(128 + sig);
+	end_on_signal(w);
+}
+
+/* Rank r ended because it heard no heartbeat from rank 0: rank 0 was the
+ * one stopped (or hung), and the reason says so. */
+static void rank0_silent(struct st_watch *w, int r)
+{
+	char place[128], reason[512];
+	st_watch_place(w, place, sizeof(place));
+	snprintf(reason, sizeof(reason),
+		 "rank 0 (host %s) went silent during %s: rank %d (host %s) heard no heartbeat "
+		 "from it for %.1f s and ended (rank 0 stopped or hung?)",
+		 w->hosts[0].hostname, place, r, w->hosts[r].hostname, (double)w->silence_ns / 1e9);
+	st_watch_abort(w, 0, reason);
+}
+
+int64_t st_watch_rank0_stopped(struct st_watch *w, int64_t since)
+{
+	if (!w || w->rank)
+		return 0;
+	return atomic_load(&w->gap_end) >= since ? atomic_load(&w->gap_ns) : 0;
 }
 
 /* Rank 0 holds one lifeline per rank: a job of more ranks than the soft
@@ -187,6 +240,7 @@ static void *watch_thread(void *arg)
 	struct pollfd *p = calloc((size_t)w->size + 3, sizeof(*p));
 	int *who = calloc((size_t)w->size + 3, sizeof(int));
 	int64_t kill_by = 0; /* a death is recorded: mpirun should end us by then */
+	int64_t last_wake = st_now_ns(), last_beat = 0;
 	if (!p || !who)
 		st_die("out of memory");
 	for (;;) {
@@ -199,24 +253,29 @@ static void *watch_thread(void *arg)
 				who[n] = r;
 				p[n++] = (struct pollfd){ .fd = w->fds[r], .events = POLLIN };
 			}
-		if (poll(p, (nfds_t)n, kill_by ? 200 : -1) < 0 && errno != EINTR)
+		if (poll(p, (nfds_t)n, kill_by ? 200 : (int)(BEAT_NS / 1000000)) < 0 && errno != EINTR)
 			break;
+		int64_t now = st_now_ns();
+		if (now - last_wake > GAP_NS && now - last_wake > atomic_load(&w->gap_ns)) {
+			/* rank 0 was stopped (SIGSTOP) or starved: remembered, so that a
+			 * step it then finds late blames rank 0, not the others */
+			atomic_store(&w->gap_ns, now - last_wake);
+			atomic_store(&w->gap_end, now);
+		}
+		last_wake = now;
 		if (p[0].revents)
 			break;
-		if (p[1].revents) {
-			struct signalfd_siginfo si;
-			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
-				ended_by_signal(w, (int)si.ssi_signo);
-		}
-		if (p[2].revents)
-			take_lifeline(w);
+		/* what the ranks said first: a rank that ended because rank 0 was
+		 * silent says so before mpirun's SIGTERM (SIGCONT, then SIGTERM) */
 		for (int i = 3; i < n; i++) {
 			if (!p[i].revents)
 				continue;
 			char b[64];
 			ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
+			if (got > 0 && memchr(b, LL_SILENT, (size_t)got))
+				rank0_silent(w, who[i]);
 			if (got > 0 || (got < 0 && (errno == EAGAIN || errno == EINTR)))
-				continue; /* a rank has nothing to say on its lifeline: ignore */
+				continue;
 			int r = who[i], err = got < 0 ? errno : 0;
 			close(w->fds[r]);
 			w->fds[r] = -1;
@@ -224,10 +283,24 @@ static void *watch_thread(void *arg)
 			if (!kill_by)
 				kill_by = st_now_ns() + WAIT_FOR_KILL_NS;
 		}
+		if (p[1].revents) {
+			struct signalfd_siginfo si;
+			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
+				ended_by_signal(w, (int)si.ssi_signo);
+		}
+		if (p[2].revents)
+			take_lifeline(w);
+		if (now - last_beat >= BEAT_NS) {
+			char beat = LL_BEAT;
+			for (int r = 1; r < w->size; r++)
+				if (w->fds[r] >= 0)
+					(void)!send(w->fds[r], &beat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+			last_beat = now;
+		}
 		/* mpirun did not end the job (e.g. --enable-recovery): rank 0
 		 * would wait for the dead rank forever, so it ends itself */
 		if (kill_by && st_now_ns() > kill_by)
-			_exit(3);
+			_exit(ST_EXIT_ABORTED);
 	}
 	free(p);
 	free(who);
@@ -236,29 +309,61 @@ static void *watch_thread(void *arg)
 
 /* Another rank: its lifeline closes without rank 0's goodbye byte when rank
  * 0 is gone. mpirun normally ends this rank then; if it does not (with
- * --enable-recovery it would wait in a collective forever), it ends itself. */
+ * --enable-recovery it would wait in a collective forever), it ends itself.
+ * Rank 0 beats every second; silent for the phase deadline and its grace
+ * (stopped, hung), rank 0 would keep the job waiting for ever: this rank
+ * tells it why and ends, and mpirun then ends the job. */
 static void *lifeline_thread(void *arg)
 {
 	struct st_watch *w = arg;
-	struct pollfd p[2] = { { .fd = w->efd, .events = POLLIN },
-			       { .fd = w->lifeline, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = w->efd, .events = POLLIN },
+			       { .fd = w->lifeline, .events = POLLIN },
+			       { .fd = w->sfd, .events = POLLIN } };
+	int64_t heard = st_now_ns();
 	for (;;) {
-		if (poll(p, 2, -1) < 0) {
+		int rc = poll(p, 3, 250);
+		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
 			return NULL;
 		}
 		if (p[0].revents)
 			return NULL;
-		char b;
-		ssize_t got = recv(w->lifeline, &b, 1, 0);
-		if (got == 1)
+		if (p[2].revents) {
+			/* mpirun's SIGTERM (a rank failed, Ctrl-C): this rank's files go
+			 * with it, so an interrupted run leaves nothing on the target */
+			struct signalfd_siginfo si;
+			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
+				end_on_signal(w);
+		}
+		if (w->lifeline < 0)
+			continue; /* no lifeline: signals only */
+		if (rc == 0 || !p[1].revents) {
+			int64_t quiet = st_now_ns() - heard;
+			if (quiet <= w->silence_ns)
+				continue;
+			char s = LL_SILENT;
+			(void)!send(w->lifeline, &s, 1, MSG_NOSIGNAL);
+			fprintf(stderr,
+				"stcluster: rank %d (host %s): rank 0 (host %s) silent for %.1f s (no heartbeat "
+				"on its lifeline: stopped or hung?); ending\n",
+				w->rank, w->hosts[w->rank].hostname, w->hosts[0].hostname,
+				(double)quiet / 1e9);
+			_exit(ST_EXIT_ABORTED);
+		}
+		char b[64];
+		ssize_t got = recv(w->lifeline, b, sizeof(b), 0);
+		if (got > 0 && memchr(b, LL_BYE, (size_t)got))
 			return NULL; /* goodbye: the job ends in order */
+		if (got > 0) {
+			heard = st_now_ns();
+			continue;
+		}
 		if (got < 0 && errno == EINTR)
 			continue;
 		fprintf(stderr, "stcluster: rank %d (host %s): rank 0 is gone; ending\n", w->rank,
 			w->hosts[w->rank].hostname);
-		_exit(3);
+		_exit(ST_EXIT_ABORTED);
 	}
 }
 
@@ -288,7 +393,8 @@ static int connect_lifeline(struct st_watch *w, int port)
 }
 
 struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
-				const char *db_path, const char *run_id, uint64_t total)
+				const char *db_path, const char *run_id, uint64_t total,
+				int64_t silence_ns)
 {
 	struct st_watch *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -301,6 +407,9 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 	st_copy(w->run_id, sizeof(w->run_id), run_id);
 	atomic_init(&w->seq, -1);
 	atomic_init(&w->phase, -1);
+	atomic_init(&w->gap_ns, 0);
+	atomic_init(&w->gap_end, 0);
+	w->silence_ns = silence_ns;
 	pthread_mutex_init(&w->lock, NULL);
 	int port = -1;
 	if (w->rank == 0) {
@@ -329,10 +438,13 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 		w->running = 1;
 	}
 	MPI_Bcast(&port, 1, MPI_INT, 0, comm);
-	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : 0;
-	if (w->rank && !rc) {
+	int rc = w->rank && port > 0 ? connect_lifeline(w, port) : w->rank ? -ECONNREFUSED : 0;
+	if (w->rank) {
+		/* the thread also takes this rank's signals, lifeline or not */
+		sigset_t s = watched_signals();
+		w->sfd = signalfd(-1, &s, SFD_CLOEXEC);
 		w->efd = eventfd(0, EFD_CLOEXEC);
-		if (w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
+		if (w->sfd < 0 || w->efd < 0 || pthread_create(&w->thread, NULL, lifeline_thread, w))
 			st_die("rank %d cannot watch its lifeline", w->rank);
 		w->running = 1;
 	}
@@ -370,7 +482,7 @@ void st_watch_stop(struct st_watch *w)
 	if (w->lfd >= 0)
 		fcntl(w->lfd, F_SETFL, fcntl(w->lfd, F_GETFL) | O_NONBLOCK);
 	for (int fd; w->lfd >= 0 && (fd = accept4(w->lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0;) {
-		if (send(fd, "b", 1, MSG_NOSIGNAL) != 1)
+		if (send(fd, (char[1]){ LL_BYE }, 1, MSG_NOSIGNAL) != 1)
 			fprintf(stderr, "stcluster: rank 0: no goodbye to a lifeline: %s\n",
 				strerror(errno));
 		close(fd);
@@ -378,7 +490,7 @@ void st_watch_stop(struct st_watch *w)
 	/* goodbye: the ranks know the job ends in order, not that rank 0 died */
 	for (int r = 0; w->fds && r < w->size; r++)
 		if (w->fds[r] >= 0) {
-			if (send(w->fds[r], "b", 1, MSG_NOSIGNAL) != 1)
+			if (send(w->fds[r], (char[1]){ LL_BYE }, 1, MSG_NOSIGNAL) != 1)
 				fprintf(stderr, "stcluster: rank 0: no goodbye to rank %d: %s\n", r,
 					strerror(errno));
 			close(w->fds[r]);

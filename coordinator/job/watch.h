@@ -7,11 +7,19 @@
  * SIGKILL a second after that. So every other rank keeps one TCP connection
  * to rank 0, its lifeline: the kernel closes it when the process ends, however
  * it ends, and rank 0's watch thread sees the close at once. The same thread
- * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread of rank 0 before
- * MPI starts its own, and read from a signalfd), so mpirun's kill wave and a
- * Ctrl-C also leave an aborted run with a reason. A rank that hangs instead
+ * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread before MPI
+ * starts its own, and read from a signalfd), so mpirun's kill wave and a
+ * Ctrl-C also leave an aborted run with a reason; every rank's watch thread
+ * removes the rank's files as it ends so. A rank that hangs instead
  * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
  * job's deadline checks (steps.c) name it and call st_watch_abort.
+ *
+ * Rank 0's watch thread also beats on every lifeline each second. A rank
+ * that hears no beat for silence_ns (the phase deadline and its grace, as
+ * for any hung rank) tells rank 0 so on its lifeline (the reason then names
+ * rank 0, should it go on) and ends with exit status 3: a stopped rank 0
+ * cannot keep a job waiting for ever. Rank 0 notes a stop of its own (its
+ * watch thread woke late), so that a step it then finds late blames it.
  *
  * The first reason wins; it is written by a connection of its own, so it
  * does not wait for the main thread. Every function is safe to call with
@@ -26,10 +34,17 @@
 
 struct st_watch;
 
-/* Call before MPI_Init on every process: rank 0 (as mpirun's environment
- * says, or a singleton) blocks the signals the watch thread reads, so that
- * the threads MPI starts inherit the mask. */
+/* Call before MPI_Init on every process: it blocks the signals the watch
+ * threads read (SIGTERM, SIGINT, SIGHUP), so that the threads MPI starts
+ * inherit the mask. */
 void st_watch_block_signals(void);
+
+/* Every rank: what to do as the rank ends on one of those signals (mpirun
+ * sends SIGTERM to every rank on Ctrl-C and when a rank fails): remove
+ * this rank's files, so that an interrupted run leaves none. fn runs in
+ * the watch thread, while the rank's other threads go on; it must not
+ * block for long (mpirun's SIGKILL follows). */
+void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg);
 
 /* The calling thread takes those signals again (once the watch is stopped,
  * or was never started): a signal then ends rank 0 as usual. */
@@ -40,7 +55,12 @@ void st_watch_unblock_signals(void);
  * rank 0's addresses). A rank that cannot connect is reported on stderr by
  * rank 0 (its death is then found by the deadlines only). */
 struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
-				const char *db_path, const char *run_id, uint64_t total);
+				const char *db_path, const char *run_id, uint64_t total,
+				int64_t silence_ns);
+
+/* Rank 0: how long rank 0 itself was stopped (or starved), if it was, in a
+ * stop that ended after `since` (local clock); 0 when it was not. */
+int64_t st_watch_rank0_stopped(struct st_watch *w, int64_t since);
 
 /* Rank 0: what the job is doing, for the reason text (seq -1: between
  * combinations; phase -1: preparing). */

@@ -182,6 +182,7 @@ int st_analysis_functions(sqlite3 *db, char *err, size_t n)
 struct qparams {
 	const char *run, *run_a, *run_b, *phase;
 	int top;
+	int window; /* history: earlier runs to compare with, 0 all */
 };
 
 static void bind_params(sqlite3_stmt *st, const struct qparams *p)
@@ -198,6 +199,9 @@ static void bind_params(sqlite3_stmt *st, const struct qparams *p)
 	int k = sqlite3_bind_parameter_index(st, ":top");
 	if (k && p->top)
 		sqlite3_bind_int(st, k, p->top);
+	k = sqlite3_bind_parameter_index(st, ":window");
+	if (k)
+		sqlite3_bind_int(st, k, p->window);
 }
 
 static int is_column_option(int i)
@@ -342,14 +346,14 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
 	if (base)
 		st_strbuf_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
-	st_strbuf_put(&b, "verdict FROM ");
+	st_strbuf_put(&b, ST_CPU_COLUMNS("") ", verdict FROM ");
 	sb_subquery(&b, st_sql_q_top);
 	st_strbuf_put(&b, " ORDER BY phase_order, place");
-	char note[512], best[64] = "every combination";
+	char note[1024], best[64] = "every combination";
 	if (top)
 		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
-	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s", run, best,
-		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT);
+	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s; %s", run, best,
+		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "report", &b, &p, f, note, out);
 	st_strbuf_release(&b);
 	return rc;
@@ -448,17 +452,17 @@ int st_cmd_effects(const struct st_subargs *a)
 	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
 		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
 		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
-		   "ROUND(effect_pct, 1) AS \"effect %\" FROM ");
+		   "ROUND(effect_pct, 1) AS \"effect %\", " ST_CPU_COLUMNS("") " FROM ");
 	sb_subquery(&b, st_sql_q_effects);
 	st_strbuf_put(&b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, key_a, key_b");
-	char title[256], note[900];
+	char title[256], note[1400];
 	st_run_title(db, run, title, sizeof(title));
 	snprintf(note, sizeof(note),
 		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
 		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
 		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
-		 "%s",
-		 title, MBPS_UNIT);
+		 "%s; %s",
+		 title, MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "effects", &b, &p, a->format, note, stdout);
 	int vary[ST_OPT_COUNT];
 	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)
@@ -487,7 +491,7 @@ int st_cmd_history(const struct st_subargs *a)
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
-	struct qparams p = { .phase = a->phase };
+	struct qparams p = { .phase = a->phase, .window = a->window };
 	int vary[ST_OPT_COUNT], rc = 2;
 	const char *sqlerr;
 	/*
@@ -520,11 +524,14 @@ int st_cmd_history(const struct st_subargs *a)
 	st_strbuf_put(&b, from.p);
 	st_strbuf_put(&b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
 	char note[4300];
+	char win[64] = "every earlier run";
+	if (a->window)
+		snprintf(win, sizeof(win), "the %d run%s before", a->window, a->window == 1 ? "" : "s");
 	snprintf(note, sizeof(note),
-		 "where %s; earlier = the earlier runs of the same configuration on the same hosts, "
+		 "where %s; earlier = %s of the same configuration on the same hosts (--window), "
 		 "iterations pooled; regression/improvement: Welch's t-test at 95 %% (or the 95 %% "
 		 "prediction interval with fewer than 3 iterations); %s",
-		 a->where ? where : "(every configuration)", MBPS_UNIT);
+		 a->where ? where : "(every configuration)", win, MBPS_UNIT);
 	rc = run_and_print(db, "history", &b, &p, a->format, note, stdout);
 out:
 	st_strbuf_release(&from);

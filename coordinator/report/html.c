@@ -23,9 +23,16 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The mark in the head of every page stcluster writes; a file that lacks it
+ * was not written by stcluster, and is not replaced without --force. */
+#define GENERATOR_MARK "<meta name=\"generator\" content=\"stcluster report --html\">"
 
 /* Tableau-like colours: distinct, and readable on white and in print. */
 static const char *const phase_color[ST_PHASE_COUNT] = { "#4e79a7", "#76b7b2", "#f28e2b",
@@ -127,6 +134,8 @@ struct bar {
 	int n, iters;	       /* iterations without error, iterations stored */
 	double pct;	       /* % of the slower part measured alone; NAN: no baseline */
 	char verdict[512];     /* bottleneck, error or failure text */
+	double ccpu, ccpm;     /* client CPU: % of one CPU per client rank, us per MB (view phase_cpu) */
+	double scpu, scpm;     /* server hosts' CPUs busy: % of all, us per MB; NAN: no server rank */
 };
 
 struct eff {
@@ -217,7 +226,8 @@ static int load_bars(struct page *pg, char *err, size_t n)
 	label_sql(pg, label, sizeof(label));
 	snprintf(head, sizeof(head),
 		 "SELECT matrix_index, phase, %s, mbps, sd_mbps, min_client_mbps, max_client_mbps, "
-		 "clients, n, iterations, pct_of_limit, verdict FROM ",
+		 "clients, n, iterations, pct_of_limit, verdict, client_cpu_pct, "
+		 "client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb FROM ",
 		 label);
 	/* the metadata phases count operations, not bytes: their own section */
 	char *sql = wrap(head, st_sql_q_top,
@@ -247,6 +257,10 @@ static int load_bars(struct page *pg, char *err, size_t n)
 		b->iters = sqlite3_column_int(st, 9);
 		b->pct = col_d(st, 10);
 		copy_col(st, 11, b->verdict, sizeof(b->verdict));
+		b->ccpu = col_d(st, 12);
+		b->ccpm = col_d(st, 13);
+		b->scpu = col_d(st, 14);
+		b->scpm = col_d(st, 15);
 		if (b->phase >= 0)
 			pg->has_phase[b->phase] = 1;
 	}
@@ -272,6 +286,7 @@ static int load_bars(struct page *pg, char *err, size_t n)
 		b->phase = -1;
 		copy_col(st, 1, b->label, sizeof(b->label));
 		b->mbps = b->sd = b->cmin = b->cmax = b->pct = NAN;
+		b->ccpu = b->ccpm = b->scpu = b->scpm = NAN;
 		snprintf(b->verdict, sizeof(b->verdict), "failed: %s",
 			 sqlite3_column_text(st, 2) ? (const char *)sqlite3_column_text(st, 2) : "");
 	}
@@ -439,7 +454,10 @@ static void section_best(FILE *o, struct page *pg)
 	fputs("<h2>Best combinations</h2>\n<p class=\"note\">Per phase, the five highest aggregate "
 	      "MB/s (all client bytes / (latest end &minus; earliest start); MB/s = 10<sup>6</sup> "
 	      "bytes/s), the mean of the iterations without error with its 95&nbsp;% interval, and "
-	      "the slowest and the fastest client.</p>\n",
+	      "the slowest and the fastest client; the CPU the phase cost: the client processes' "
+	      "(user + sys) as % of one CPU per client rank over the phase's wall, the server "
+	      "hosts' CPUs busy as % of all their CPUs (sampled by the server ranks; &ndash; "
+	      "without one), and each as CPU &micro;s per MB moved.</p>\n",
 	      o);
 	size_t nb = pg->bars.n;
 	const struct bar **v = calloc(nb ? nb : 1, sizeof(*v));
@@ -453,6 +471,8 @@ static void section_best(FILE *o, struct page *pg)
 	fputs("<table><tr><th>phase</th><th>#</th><th>combination</th><th class=\"num\">MB/s</th>"
 	      "<th class=\"num\">&plusmn;95&nbsp;%</th><th class=\"num\">iterations</th>"
 	      "<th class=\"num\">slowest client</th><th class=\"num\">fastest client</th>"
+	      "<th class=\"num\">client CPU %</th><th class=\"num\">client &micro;s/MB</th>"
+	      "<th class=\"num\">server CPU %</th><th class=\"num\">server &micro;s/MB</th>"
 	      "<th>verdict</th></tr>\n",
 	      o);
 	int place = 0, last = -1;
@@ -474,6 +494,11 @@ static void section_best(FILE *o, struct page *pg)
 		num(o, b->cmin, 1);
 		fputs("</td><td class=\"num\">", o);
 		num(o, b->cmax, 1);
+		const double cpu[] = { b->ccpu, b->ccpm, b->scpu, b->scpm };
+		for (size_t c = 0; c < ST_ARRAY_LEN(cpu); c++) {
+			fputs("</td><td class=\"num\">", o);
+			num(o, cpu[c], c % 2 ? 0 : 1);
+		}
 		fputs("</td><td>", o);
 		if (b->verdict[0])
 			esc(o, b->verdict);
@@ -585,6 +610,11 @@ static void chart_bars(FILE *o, struct page *pg)
 			}
 			fprintf(o, "%.1f MB/s aggregate (mean of %d); per client %.1f to %.1f MB/s, %d clients",
 				b->mbps, b->n, b->cmin, b->cmax, b->clients);
+			if (!isnan(b->ccpu))
+				fprintf(o, "; client CPU %.1f %% of a CPU per client, %.0f us/MB", b->ccpu,
+					b->ccpm);
+			if (!isnan(b->scpu))
+				fprintf(o, "; server CPU %.1f %% of its CPUs, %.0f us/MB", b->scpu, b->scpm);
 			if (b->verdict[0]) {
 				fputs("; ", o);
 				esc(o, b->verdict);
@@ -1491,7 +1521,8 @@ int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
 		goto out;
 	qsort(pg.bars.p, pg.bars.n, pg.bars.size, cmp_bar);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" GENERATOR_MARK
+	      "\n<title>"
 	      "stcluster report ",
 	      out);
 	esc(out, run);
@@ -1518,28 +1549,133 @@ out:
 	return rc;
 }
 
-int st_html_report_file(sqlite3 *db, const char *want, const char *path)
+/* Whether the regular file at path is a page stcluster wrote: the mark is
+ * in its first 4 KiB. */
+static int is_our_page(const char *path)
 {
-	char run[64], err[ST_ERR_MAX];
+	char head[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	head[got] = '\0';
+	return strstr(head, GENERATOR_MARK) != NULL;
+}
+
+/* Where `--html path` may write, or -1 after one line on stderr: never the
+ * store (the same file, through any link), never a file that is not a
+ * regular one, and an existing file only when stcluster wrote it or with
+ * --force. The page goes to a temporary file beside the target (real:
+ * the path with links followed), which then replaces it in one rename. */
+static int html_target(const char *path, const char *db_path, int force, char *real, size_t n)
+{
+	struct stat st, dbst;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "stcluster report: --html: cannot use '%s': %s\n", path,
+				strerror(errno));
+			return -1;
+		}
+		/* a dangling link would make a file where it points: write where it points */
+		char link[4096];
+		ssize_t l = readlink(path, link, sizeof(link) - 1);
+		if (l >= 0) {
+			fprintf(stderr, "stcluster report: --html: '%s' is a link to '%.*s', which does "
+					"not exist\n",
+				path, (int)l, link);
+			return -1;
+		}
+		st_copy(real, n, path);
+		return 0;
+	}
+	if (db_path && stat(db_path, &dbst) == 0 && st.st_dev == dbst.st_dev &&
+	    st.st_ino == dbst.st_ino) {
+		fprintf(stderr, "stcluster report: --html: '%s' is the store itself (%s); give another "
+				"file\n",
+			path, db_path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "stcluster report: --html: '%s' is not a regular file\n", path);
+		return -1;
+	}
+	char *r = realpath(path, NULL);
+	if (!r || st_copy(real, n, r)) {
+		fprintf(stderr, "stcluster report: --html: cannot resolve '%s'\n", path);
+		free(r);
+		return -1;
+	}
+	free(r);
+	if (!force && !is_our_page(real)) {
+		fprintf(stderr, "stcluster report: --html: '%s' exists and is not a page stcluster "
+				"wrote (--force replaces it)\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+int st_html_report_file(sqlite3 *db, const char *want, const char *path, const char *db_path,
+			int force)
+{
+	char run[64], err[ST_ERR_MAX], real[4096], tmp[4200];
 	if (st_run_resolve(db, want, run, sizeof(run), err, sizeof(err))) {
 		fprintf(stderr, "stcluster report: --run: %s\n", err);
 		return 2;
 	}
-	int to_stdout = strcmp(path, "-") == 0;
-	FILE *out = to_stdout ? stdout : fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "stcluster report: --html: cannot write '%s': %s\n", path,
+	if (strcmp(path, "-") == 0) {
+		int rc = st_html_report(db, run, stdout, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "stcluster report: --html: %s\n", err);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "stcluster report: --html: writing to standard output failed\n");
+			return 1;
+		}
+		return rc ? 1 : 0;
+	}
+	if (html_target(path, db_path, force, real, sizeof(real)))
+		return 2;
+	/* beside the target, so the rename stays on its file system */
+	snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", real);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "stcluster report: --html: cannot write beside '%s': %s\n", path,
 			strerror(errno));
 		return 2;
+	}
+	/* a page is for reading: the mode a new file gets (mkstemp makes 0600) */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	FILE *out = fdopen(fd, "w");
+	if (!out) {
+		close(fd);
+		unlink(tmp);
+		fprintf(stderr, "stcluster report: --html: %s\n", strerror(errno));
+		return 1;
 	}
 	int rc = st_html_report(db, run, out, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "stcluster report: --html: %s\n", err);
 	int werr = ferror(out);
-	if ((to_stdout ? fflush(out) : fclose(out)) || werr) {
+	if (fclose(out) || werr) {
 		fprintf(stderr, "stcluster report: --html: writing '%s' failed: %s\n", path,
 			strerror(errno ? errno : EIO));
+		unlink(tmp);
 		return 1;
 	}
-	return rc ? 1 : 0;
+	if (rc) {
+		unlink(tmp);
+		return 1;
+	}
+	if (rename(tmp, real)) {
+		fprintf(stderr, "stcluster report: --html: cannot replace '%s': %s\n", path,
+			strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
 }

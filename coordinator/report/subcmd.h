@@ -12,6 +12,9 @@
 
 struct st_store;
 
+/* history --window when not given: the earlier runs each run is compared with */
+#define ST_HISTORY_WINDOW 5
+
 /* The options of a read-only subcommand; unset ones keep their defaults. */
 struct st_subargs {
 	const char *cmd;       /* the subcommand's name, for messages */
@@ -22,6 +25,8 @@ struct st_subargs {
 	int top;	       /* --top N: best N of each phase; 0 all */
 	const char *html;      /* --html FILE ("-": standard output), or NULL */
 	const char *where;     /* --where EXPR, or NULL */
+	int force;	       /* --force: report --html may replace a file it did not write */
+	int window;	       /* --window N: history compares with the N earlier runs (0: all) */
 	const char *pos[2];    /* positional arguments, in order */
 	int npos;	       /* how many */
 };

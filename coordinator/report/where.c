@@ -163,6 +163,12 @@ int st_where_translate(const char *in, char *out, size_t n, char *err, size_t er
 			state = state == 1 ? 2 : 0;
 			continue;
 		}
+		if (c == ';') {
+			/* SQLite would compile the first statement and ignore the rest */
+			snprintf(err, errn, "';' ends a statement: give one expression, without ';'");
+			st_strbuf_release(&b);
+			return -1;
+		}
 		if (c == '(' && state == 3)
 			state = 4;
 		else if (c == ')' && state == 4)

@@ -104,7 +104,7 @@ static const char *const run_config_columns[] = {
 	"iterations", "nranks", "nhosts", "combos_planned", "stcluster_version", NULL
 };
 static const char *const run_outcome_columns[] = { "status", "finished_at", "abort_rank",
-						   "abort_reason", NULL };
+						   "abort_reason", "cleanup", NULL };
 static const char *const unhashed_columns[] = { "combo_id", "row_hash", "config_hash",
 						"baseline_hash", "result_hash", NULL };
 
@@ -165,9 +165,23 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 {
 	q->table = t->table;
 	if (cols) {
-		for (; *cols; cols++)
-			if (hq_add_name(q, *cols))
+		/* a column a later version added is absent from an older store
+		 * (read-only): it hashes as NULL there, which is as no field */
+		sqlite3_stmt *has;
+		if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1,
+				       &has, NULL) != SQLITE_OK)
+			return fail(err, n, "store: %s", sqlite3_errmsg(db));
+		sqlite3_bind_text(has, 1, t->table, -1, SQLITE_STATIC);
+		for (; *cols; cols++) {
+			sqlite3_bind_text(has, 2, *cols, -1, SQLITE_STATIC);
+			int there = sqlite3_step(has) == SQLITE_ROW;
+			sqlite3_reset(has);
+			if (there && hq_add_name(q, *cols)) {
+				sqlite3_finalize(has);
 				return fail(err, n, "store: out of memory");
+			}
+		}
+		sqlite3_finalize(has);
 	} else {
 		sqlite3_stmt *ti;
 		if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1,

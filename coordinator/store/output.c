@@ -47,10 +47,36 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Bytes of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0 when it is not one. */
+static int utf8_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	int len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+		  : p[0] >= 0xf0 && p[0] <= 0xf4			   ? 4
+									   : 0;
+	for (int i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return len;
+}
+
 void st_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int len = utf8_len(p);
+		if (len == 0) {
+			/* not UTF-8 (a label typed in Latin-1): JSON must be, so the
+			 * byte becomes the replacement character */
+			fputs("\\ufffd", out);
+			p++;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
@@ -60,7 +86,8 @@ void st_json_string(FILE *out, const char *s)
 		else if (*p < 0x20)
 			fprintf(out, "\\u%04x", *p);
 		else
-			fputc(*p, out);
+			fwrite(p, 1, (size_t)len, out);
+		p += len;
 	}
 	fputc('"', out);
 }

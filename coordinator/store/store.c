@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include "hash.h"
+#include "live.h"
 
 #include "../../common/units.h"
 #include "../../common/util.h"
@@ -54,6 +55,10 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	"phase TEXT NOT NULL, rank INTEGER NOT NULL, idx INTEGER NOT NULL, t_ns INTEGER NOT NULL, "
 	"end_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL, bytes INTEGER, ops INTEGER, "
 	"read_bytes INTEGER, read_ops INTEGER, PRIMARY KEY (combo_id, phase, rank, idx));",
+	/* 5 (issue 11): what a run could not remove at its end; how many TCP
+	 * streams a network baseline used. NULL in the rows written before */
+	"ALTER TABLE run ADD COLUMN cleanup TEXT; "
+	"ALTER TABLE baseline ADD COLUMN streams INTEGER;",
 };
 
 struct st_store {
@@ -65,6 +70,7 @@ struct st_store {
 	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
 	sqlite3_stmt *ins_interval;
 	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
+	char *path;	     /* as opened: the live locks are beside it */
 };
 
 static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -75,6 +81,64 @@ static int fail(char *err, size_t n, const char *fmt, ...)
 	vsnprintf(err, n, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+static int query_int(sqlite3 *db, const char *sql, int64_t *out);
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* An stcluster store or an empty database: anything
+ * else is another application's, which a run must not touch (setting WAL
+ * alone rewrites its header). Read-only; the run table is read through,
+ * so a damaged file shows. 0 or -1 with err. */
+static int check_ours(const char *path, char *err, size_t n)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	int64_t uv = 0;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		fail(err, n, "--db: cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 30000);
+	/* the version as SQLite reads it: the file's own first page is stale
+	 * while a run has the store in WAL mode */
+	if (query_int(db, "PRAGMA user_version", &uv))
+		goto damaged;
+	if (uv > ST_SCHEMA_VERSION) {
+		fail(err, n, "--db: '%s' has schema version %lld; this stcluster knows up to %d (upgrade it)",
+		     path, (long long)uv, ST_SCHEMA_VERSION);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db,
+			       "SELECT COUNT(*), COUNT(CASE WHEN name IN ('run', 'combo') THEN 1 END) "
+			       "FROM sqlite_schema WHERE type = 'table'",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto damaged;
+	int64_t tables = sqlite3_column_int64(st, 0), ours = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((uv == 0 && tables) || (uv > 0 && ours != 2)) {
+		fail(err, n, "--db: '%s' is a SQLite database, but not an stcluster store", path);
+		goto out;
+	}
+	if (uv > 0 && (sqlite3_prepare_v2(db, "SELECT COUNT(*), MAX(length(plan)) FROM run", -1, &st,
+					  NULL) != SQLITE_OK ||
+		       sqlite3_step(st) != SQLITE_ROW))
+		goto damaged;
+	rc = 0;
+	goto out;
+damaged:
+	fail(err, n, "--db: '%s' is damaged: %s", path, sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
 }
 
 int st_store_check_path(const char *path, int need_write, char *err, size_t n)
@@ -112,12 +176,20 @@ int st_store_check_path(const char *path, int need_write, char *err, size_t n)
 	close(fd);
 	if (got != (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
 		return fail(err, n, "--db: '%s' is not a SQLite database", path);
-	uint32_t uv = (uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 | (uint32_t)h[62] << 8 | h[63];
+	uint32_t uv = be32(h + 60);
 	if (uv > ST_SCHEMA_VERSION)
 		return fail(err, n,
 			    "--db: '%s' has schema version %u; this stcluster knows up to %d (upgrade it)",
 			    path, uv, ST_SCHEMA_VERSION);
-	return 0;
+	/* the header's page count is valid when its "version valid for" field
+	 * is the change counter; a file shorter than that lost its end */
+	uint32_t page = (uint32_t)h[16] << 8 | h[17];
+	uint64_t pages = be32(h + 28), want = (uint64_t)(page == 1 ? 65536 : page) * pages;
+	if (be32(h + 92) == be32(h + 24) && pages && (uint64_t)st.st_size < want)
+		return fail(err, n,
+			    "--db: '%s' is damaged: %lld bytes where its header says %llu (truncated?)",
+			    path, (long long)st.st_size, (unsigned long long)want);
+	return check_ours(path, err, n);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
@@ -201,9 +273,9 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 	       add_column(db, "run", "abort_reason", "TEXT", err, n);
 }
 
-static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
-					  "client_result", "run_summary", "interval_summary",
-					  "interval_rank" };
+static const char *const view_names[] = { "phase_cpu", "verdict", "server_summary", "result",
+					  "phase_summary", "client_result", "run_summary",
+					  "interval_summary", "interval_rank" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {
@@ -363,7 +435,7 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    err, n) ||
 	    prepare(s, &s->ins_baseline,
 		    "INSERT INTO baseline (run_id, kind, direction, server_rank, client_ranks, bytes, "
-		    "seconds, mbps, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "seconds, mbps, note, streams) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->set_row_hash, "UPDATE combo SET row_hash = ?2 WHERE combo_id = ?1", err,
 		    n) ||
@@ -392,6 +464,101 @@ static void sql_size(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * A read-only store reads and nothing else: not even a copy somewhere else
+ * (VACUUM INTO, which SQLITE_OPEN_READONLY allows), a temporary table, an
+ * attached file or a setting. The authorizer allows reading tables and
+ * views, functions, recursive queries, transactions (on a read-only
+ * connection, one snapshot for several reads) and the pragmas that only report;
+ * st_store_statement_reads() refuses the statements SQLite asks no
+ * authorizer about (VACUUM). The one exception, an UPDATE of sqlite_master,
+ * is SQLite declaring a table-valued pragma's columns to itself
+ * (pragma_table_info): it writes nothing.
+ */
+static int read_only_authorizer(void *arg, int code, const char *a, const char *b, const char *db,
+				const char *trigger)
+{
+	(void)arg;
+	(void)db;
+	(void)trigger;
+	/* pragmas whose argument names an object: they read whatever it is */
+	static const char *const reading[] = {
+		"table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+		"foreign_key_list", "foreign_key_check", "database_list", "function_list",
+		"pragma_list", "collation_list", "module_list", "compile_options", "integrity_check",
+		"quick_check", NULL
+	};
+	/* pragmas that set a value when given one: only without it */
+	static const char *const reporting[] = { "user_version", "schema_version", "application_id",
+						 "page_count", "page_size", "freelist_count",
+						 "encoding", "data_version", NULL };
+	switch (code) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+	case SQLITE_TRANSACTION: /* a read transaction: one snapshot for several statements */
+	case SQLITE_SAVEPOINT:
+		return SQLITE_OK;
+	case SQLITE_UPDATE:
+		return a && (!strcmp(a, "sqlite_master") || !strcmp(a, "sqlite_temp_master"))
+			       ? SQLITE_OK
+			       : SQLITE_DENY;
+	case SQLITE_PRAGMA:
+		for (int i = 0; a && reading[i]; i++)
+			if (strcmp(a, reading[i]) == 0)
+				return SQLITE_OK;
+		for (int i = 0; a && !b && reporting[i]; i++)
+			if (strcmp(a, reporting[i]) == 0)
+				return SQLITE_OK;
+		return SQLITE_DENY;
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+int st_store_statement_reads(sqlite3_stmt *st)
+{
+	return st && sqlite3_stmt_readonly(st);
+}
+
+/* A new store whose making failed (a full file system): its files go, so
+ * nothing is left behind. Only while it holds nothing: at most one page and
+ * no WAL content, which another run that made the same store at the same
+ * moment and committed its schema would have. */
+static void remove_unborn(const char *path)
+{
+	static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+	struct stat st, wal;
+	char side[ST_STR_MAX + 16];
+	snprintf(side, sizeof(side), "%s-wal", path);
+	if (stat(path, &st) == 0 && st.st_size > 4096)
+		return;
+	if (stat(side, &wal) == 0 && wal.st_size > 0)
+		return;
+	unlink(path);
+	for (size_t i = 0; i < ST_ARRAY_LEN(sfx); i++) {
+		snprintf(side, sizeof(side), "%s%s", path, sfx[i]);
+		unlink(side);
+	}
+}
+
+/* SQL function st_run_live(run_id): 1 when the run's rank 0 holds its
+ * live lock (store/live.h), 0 when no process does, NULL when that
+ * cannot be told. Reads the lock file beside this connection's store. */
+static void sql_run_live(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	const char *path = sqlite3_db_filename(sqlite3_context_db_handle(ctx), "main");
+	const char *run = (const char *)sqlite3_value_text(argv[0]);
+	char err[ST_ERR_MAX];
+	int live = path && *path && run ? st_live_check(path, run, err, sizeof(err)) : -1;
+	if (live < 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int(ctx, live);
+}
+
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n)
 {
 	struct st_store *s = calloc(1, sizeof(*s));
@@ -400,6 +567,20 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 		return NULL;
 	}
 	s->readonly = readonly;
+	if (!(s->path = strdup(path))) {
+		free(s);
+		fail(err, n, "store: out of memory");
+		return NULL;
+	}
+	struct stat before;
+	int created = !readonly && stat(path, &before) != 0 && errno == ENOENT;
+	/* another application's database, a damaged or a newer store: refused
+	 * before the first write (setting WAL rewrites the header) */
+	if (!readonly && !created && st_store_check_path(path, 1, err, n)) {
+		free(s->path);
+		free(s);
+		return NULL;
+	}
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		fail(err, n, "--db: cannot open '%s': %s", path,
@@ -409,9 +590,13 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_create_function(s->db, "st_size", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 				sql_size, NULL, NULL);
+	sqlite3_create_function(s->db, "st_run_live", 1, SQLITE_UTF8, NULL, sql_run_live, NULL,
+				NULL);
 	sqlite3_busy_timeout(s->db, 30000);
 	if (readonly) {
 		int64_t v = 0;
+		sqlite3_set_authorizer(s->db, read_only_authorizer, NULL);
+		sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 0);
 		if (query_int(s->db, "PRAGMA user_version", &v)) {
 			fail(err, n, "--db: '%s': %s", path, sqlite3_errmsg(s->db));
 			goto fail_close;
@@ -447,6 +632,8 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	return s;
 fail_close:
 	st_store_close(s);
+	if (created)
+		remove_unborn(path);
 	return NULL;
 }
 
@@ -479,6 +666,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->ins_interval);
 	st_hasher_free(s->h);
 	sqlite3_close_v2(s->db);
+	free(s->path);
 	free(s);
 }
 
@@ -511,6 +699,58 @@ static void iso(int64_t wall_ns, char *buf, size_t n)
 	st_iso_time(wall_ns, buf, n);
 }
 
+/* Inside a writer's transaction: every other run whose row says running
+ * but whose rank 0 holds no lock (killed, its host gone) is recorded as
+ * aborted, with its result hash refreshed as an abort mark refreshes it.
+ * A run whose lock cannot be tested is left as it is. */
+static int record_dead_runs(struct st_store *s, const char *run_id, const char *at, char *err,
+			    size_t n)
+{
+	sqlite3_stmt *list = NULL, *mark = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT run_id, config_hash FROM run WHERE status = 'running' "
+				      "AND run_id <> ?1",
+			       -1, &list, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "UPDATE run SET status = 'aborted', abort_rank = 0, abort_reason = ?2 "
+			       "WHERE run_id = ?1 AND status = 'running'",
+			       -1, &mark, NULL) != SQLITE_OK) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto out;
+	}
+	bind_text(list, 1, run_id);
+	int step_rc;
+	while ((step_rc = sqlite3_step(list)) == SQLITE_ROW) {
+		char dead[64], why[ST_ERR_MAX], reason[512];
+		st_copy(dead, sizeof(dead), (const char *)sqlite3_column_text(list, 0));
+		int hashed = sqlite3_column_type(list, 1) != SQLITE_NULL;
+		if (st_live_check(s->path, dead, why, sizeof(why)) != 0)
+			continue;
+		snprintf(reason, sizeof(reason),
+			 "rank 0 gone: no process held the run's lock when run %.8s began at %s "
+			 "(rank 0 was killed, or its host failed)",
+			 run_id, at);
+		bind_text(mark, 1, dead);
+		bind_text(mark, 2, reason);
+		if (step(s, mark, err, n))
+			goto out;
+		char cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX];
+		int found;
+		if (hashed && (st_hash_stored(s->h, dead, cfg, base, res, &found, err, n) ||
+			       st_hash_refresh_result(s->h, s->set_result_hash, dead, base, err, n)))
+			goto out;
+	}
+	if (step_rc != SQLITE_DONE) {
+		fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(list);
+	sqlite3_finalize(mark);
+	return rc;
+}
+
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n)
 {
 	char at[40], phases[256] = "", *plan = NULL;
@@ -536,6 +776,8 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 	int hashed = 1, found;
 	if (begin(s->db, err, n))
 		goto out;
+	if (record_dead_runs(s, r->run_id, at, err, n))
+		goto rollback;
 	if (r->resume) {
 		if (st_hash_stored(s->h, r->run_id, cfg_stored, base_stored, res_stored, &found, err,
 				   n))
@@ -543,9 +785,16 @@ int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *
 		hashed = cfg_stored[0] != '\0';
 		if (hashed && st_hash_config(s->h, r->run_id, cfg_before, NULL, err, n))
 			goto rollback;
-		/* the run row is the first part's; it is running again */
+		/* the run row is the first part's; it is running again. A row that
+		 * still said running lost its rank 0 (its lock was free, or this
+		 * resume could not hold it): that is recorded as its abort */
 		if (sqlite3_prepare_v2(s->db,
-				       "UPDATE run SET status = 'running', finished_at = NULL WHERE run_id = ?",
+				       "UPDATE run SET status = 'running', finished_at = NULL, "
+				       "abort_rank = CASE WHEN status = 'running' AND abort_reason IS NULL "
+				       "THEN 0 ELSE abort_rank END, "
+				       "abort_reason = CASE WHEN status = 'running' AND abort_reason IS NULL "
+				       "THEN 'rank 0 gone: the run still said running, and no process held "
+				       "its lock' ELSE abort_reason END WHERE run_id = ?",
 				       -1, &st, NULL) != SQLITE_OK) {
 			fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 			goto rollback;
@@ -647,7 +896,7 @@ out:
 
 int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
-		      double seconds, const char *note, char *err, size_t n)
+		      double seconds, const char *note, int streams, char *err, size_t n)
 {
 	/* the row and the hashes that cover it in one transaction */
 	char cfg[ST_HASH_HEX], stored[ST_HASH_HEX], res[ST_HASH_HEX], before[ST_HASH_HEX] = "",
@@ -670,6 +919,8 @@ int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		sqlite3_bind_double(q, 8, (double)bytes / seconds / 1e6);
 	}
 	bind_text(q, 9, note);
+	if (streams > 0)
+		sqlite3_bind_int(q, 10, streams);
 	if (step(s, q, err, n))
 		goto rollback;
 	if (cfg[0]) {
@@ -700,9 +951,11 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 		return -1;
 	sqlite3_stmt *st;
 	int found = 0, rc = -1;
-	char status[32] = "";
+	char status[32] = "", why[ST_ERR_MAX];
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT run_id, status, plan FROM run WHERE run_id LIKE ?1 || '%' "
+			       /* a prefix by substr, not LIKE: '%' and '_' mean themselves */
+			       "SELECT run_id, status, plan FROM run "
+			       "WHERE ?1 <> '' AND substr(run_id, 1, length(?1)) = ?1 "
 			       "ORDER BY run_id LIMIT 2",
 			       -1, &st, NULL) != SQLITE_OK) {
 		fail(err, n, "--resume: %s", sqlite3_errmsg(s->db));
@@ -726,6 +979,10 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 		fail(err, n, "--resume: '%s' matches several runs; give more of the id", id_or_prefix);
 	else if (strcmp(status, "complete") == 0)
 		fail(err, n, "--resume: run %s is complete; nothing to resume", run_id);
+	else if (st_live_check(path, run_id, why, sizeof(why)) == 1)
+		fail(err, n, "--resume: run %s is still running (its rank 0 holds the run's lock): two "
+			     "jobs would write the same combinations",
+		     run_id);
 	else if (!*plan)
 		fail(err, n, "--resume: out of memory");
 	else
@@ -735,6 +992,20 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 		*plan = NULL;
 	}
 	return rc;
+}
+
+int64_t st_store_baseline_rows(struct st_store *s, const char *run_id)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT COUNT(*) FROM baseline WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
 }
 
 int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
@@ -757,16 +1028,37 @@ int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 	return 0;
 }
 
-int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
-		     size_t n)
+int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_counts *c,
+			char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	memset(c, 0, sizeof(*c));
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT combos_stored, combos_ok, combos_error, combos_failed, "
+			       "combos_skipped, combos_unverified FROM run_summary WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	bind_text(st, 1, run_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int64_t *v[] = { &c->stored, &c->ok, &c->error, &c->failed, &c->skipped, &c->unverified };
+		for (int i = 0; i < 6; i++)
+			*v[i] = sqlite3_column_int64(st, i);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : fail(err, n, "store: no run %s", run_id);
+}
+
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
+		     const char *cleanup, char *err, size_t n)
 {
 	char at[40], cfg[ST_HASH_HEX], base[ST_HASH_HEX], res[ST_HASH_HEX];
 	int found;
 	iso(st_wall_ns(), at, sizeof(at));
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db,
-			       "UPDATE run SET status = ?, finished_at = ? WHERE run_id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
+			       "UPDATE run SET status = ?, finished_at = ?, cleanup = ? WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
 		return fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	if (begin(s->db, err, n)) {
 		sqlite3_finalize(st);
@@ -774,7 +1066,8 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	}
 	bind_text(st, 1, status);
 	bind_text(st, 2, at);
-	bind_text(st, 3, run_id);
+	bind_text(st, 3, cleanup);
+	bind_text(st, 4, run_id);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	/* the status and the finish time are in the result hash */
@@ -1013,7 +1306,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	const char *phase = st_phase_names[p->phase];
 	int64_t rmin = INT64_MAX, rmax = INT64_MIN;
 	int any_err = 0;
-	const char *first_msg = NULL;
+	char first_msg[ST_ERR_MAX] = "";
 	struct st_hist h, hr, hw;
 	st_hist_init(&h);
 	st_hist_init(&hr);
@@ -1024,9 +1317,10 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 			rmin = rr->release_ns;
 		if (rr->release_ns > rmax)
 			rmax = rr->release_ns;
-		any_err |= rr->error.err != 0 || rr->bad_blocks != 0;
-		if (!first_msg && (rr->error.err || rr->bad_blocks))
-			first_msg = rr->message[0] ? rr->message : "data did not verify";
+		int wrong = rr->error.err != 0 || rr->bad_blocks != 0 || (rr->flags & ST_TF_SERVER_RESTART);
+		any_err |= wrong;
+		if (!first_msg[0] && wrong)
+			st_rank_result_message(rr, first_msg, sizeof(first_msg));
 		st_hist_merge(&h, &rr->hist);
 
 		st_hist_merge(&hr, &rr->hist_read);
@@ -1068,7 +1362,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		sqlite3_bind_int64(q, 13, (sqlite3_int64)h.max_ns);
 	}
 	sqlite3_bind_int64(q, 14, p->gathered_ns);
-	bind_text(q, 15, first_msg);
+	bind_text(q, 15, first_msg[0] ? first_msg : NULL);
 	for (int r = 0; r < nranks; r++)
 		if (p->ranks[r].cache_drop[0]) {
 			bind_text(q, 16, p->ranks[r].cache_drop);

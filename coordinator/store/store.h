@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 4
+#define ST_SCHEMA_VERSION 5
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,
@@ -51,6 +51,18 @@ int st_store_check_path(const char *path, int need_write, char *err, size_t n);
 /* Open (read-write: create and migrate; read-only: must exist). NULL with
  * err on failure. */
 struct st_store *st_store_open(const char *path, int readonly, char *err, size_t n);
+
+/* A read-only store (readonly = 1) reads and nothing else: its connection
+ * has an authorizer that lets no statement write anything anywhere (a
+ * copy by VACUUM INTO, a temporary table, an attached file, a setting);
+ * such a statement fails to prepare with "not authorized". VACUUM is
+ * asked about by no authorizer: whoever runs a user's statement checks it
+ * with st_store_statement_reads() first. */
+int st_store_statement_reads(sqlite3_stmt *st);
+
+/* Every connection has the SQL functions st_size(bytes) ("4k") and
+ * st_run_live(run_id) (1: its rank 0 holds the run's live lock, 0: no
+ * process does, NULL: cannot tell; store/live.h). */
 
 /* Close; accepts NULL. */
 void st_store_close(struct st_store *s);
@@ -84,14 +96,18 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 			 unsigned char **stored, char *err, size_t n);
 
+/* The baseline rows the run has stored (-1: the store cannot say). */
+int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
+
 /* Insert the run and its hosts in one transaction (resume: mark the run
  * running again; hosts already stored are kept). */
 int st_store_begin_run(struct st_store *s, const struct st_run_record *r, char *err, size_t n);
 
-/* One baseline measurement, in a transaction with the hashes that cover it. */
+/* One baseline measurement, in a transaction with the hashes that cover it
+ * (streams: the TCP streams each client host used; 0 for the disk). */
 int st_store_baseline(struct st_store *s, const char *run_id, const char *kind,
 		      const char *direction, int server_rank, const char *clients, uint64_t bytes,
-		      double seconds, const char *note, char *err, size_t n);
+		      double seconds, const char *note, int streams, char *err, size_t n);
 
 /* Marking a running run aborted, from any thread, while the store is open
  * elsewhere: a connection of its own, opened ahead (the mark is written
@@ -105,10 +121,19 @@ int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, c
 			size_t n);
 void st_store_abort_mark_close(struct st_abort_mark *m);
 
-/* Set run status (ST_RUN_*: complete, store failed) and finish time (and
- * the result hash, which covers them, in the same transaction). */
-int st_store_end_run(struct st_store *s, const char *run_id, const char *status, char *err,
-		     size_t n);
+/* A run's combinations by outcome (the run_summary view's counts: ok,
+ * error, failed to prepare, skipped, did not verify). 0 or -1 with err. */
+struct st_run_counts {
+	int64_t stored, ok, error, failed, skipped, unverified;
+};
+int st_store_run_counts(struct st_store *s, const char *run_id, struct st_run_counts *c,
+			char *err, size_t n);
+
+/* Set run status (ST_RUN_*: complete, store failed), finish time and what
+ * the run could not remove (cleanup, NULL: nothing), and the result hash,
+ * which covers them, in the same transaction. */
+int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
+		     const char *cleanup, char *err, size_t n);
 
 struct st_phase_record {
 	int phase;				  /* enum st_phase */

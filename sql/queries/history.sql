@@ -1,10 +1,15 @@
 -- history.sql - every configuration across all runs over time: per
 -- configuration (the same value of every sweep option), hosts and phase,
--- one row per run, beside the pooled figures of the earlier runs of that
--- configuration on the same hosts (same host names, same number of ranks).
+-- one row per run, beside the pooled figures of the runs of that
+-- configuration on the same hosts (same host names, same number of ranks)
+-- just before it: the last :window of them, so that a run that recovered
+-- is compared with the runs before it, not with a pool that keeps every
+-- bad run for ever.
 --
 -- Parameters:
---   :phase  one phase (NULL: every phase)
+--   :phase   one phase (NULL: every phase)
+--   :window  how many earlier runs to compare with (`stcluster history
+--            --window N`, default 5; NULL or 0: all of them)
 -- `stcluster history --where "rsize=1m AND sync='async'"` keeps the rows
 -- whose columns match; in the sqlite3 shell, filter the same way:
 --   SELECT * FROM (<this query>) WHERE rsize = 1048576 AND sync = 'async';
@@ -16,7 +21,7 @@
 --   n, mbps, sd_mbps    iterations without error, their mean aggregate
 --                       MB/s (10^6 bytes/s) and standard deviation
 --   failed              iterations with an error in this phase
---   prev_runs           earlier runs of the configuration on these hosts
+--   prev_runs           earlier runs compared with (at most :window)
 --   prev_n, prev_mbps, prev_sd  their iterations pooled: count, mean, sd
 --   change_pct          100 (mbps - prev_mbps) / prev_mbps
 -- `stcluster history` adds the 95 % interval and the verdict (regression,
@@ -57,15 +62,22 @@ WITH hosts AS (
 	       COUNT(*) - COUNT(y) AS failed
 	FROM x
 	GROUP BY config, hosts, ranks, phase, run_id
-), w AS (
-	SELECT g.*,
-	       COUNT(*) OVER prev AS prev_runs,
-	       SUM(n) OVER prev AS prev_n,
-	       SUM(s1) OVER prev AS prev_s1,
-	       SUM(s2) OVER prev AS prev_s2
+), o AS (
+	-- each run's place among the runs of its configuration, hosts and phase
+	SELECT g.*, ROW_NUMBER() OVER (PARTITION BY config, hosts, ranks, phase
+	                               ORDER BY started_at, run_id) AS k
 	FROM g
-	WINDOW prev AS (PARTITION BY config, hosts, ranks, phase ORDER BY started_at, run_id
-	                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+), w AS (
+	-- the :window runs before it (NULL or 0: all of them), their iterations pooled
+	SELECT o.*,
+	       COUNT(p.k) AS prev_runs,
+	       SUM(p.n) AS prev_n,
+	       SUM(p.s1) AS prev_s1,
+	       SUM(p.s2) AS prev_s2
+	FROM o LEFT JOIN o p
+	  ON p.config = o.config AND p.hosts = o.hosts AND p.ranks = o.ranks AND p.phase = o.phase
+	 AND p.k < o.k AND (COALESCE(:window, 0) = 0 OR p.k >= o.k - :window)
+	GROUP BY o.config, o.hosts, o.ranks, o.phase, o.run_id
 )
 SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
        "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",

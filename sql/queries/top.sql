@@ -20,6 +20,10 @@
 --   min_client_mbps, max_client_mbps  slowest and fastest client seen
 --   clients             client ranks
 --   pct_of_limit        aggregate as % of the slower part measured alone
+--   client_cpu_pct, client_cpu_us_per_mb  client processes' CPU: % of one
+--                       CPU per client rank over the phase, and us per MB
+--   server_cpu_pct, server_cpu_us_per_mb  the server hosts' CPUs busy: % of
+--                       all their CPUs, and us per MB (view phase_cpu)
 --   verdict             the bottleneck (view verdict), or the error
 --   place               1 = best of its phase
 -- Phases with errors count in `iterations`, not in the figures.
@@ -34,12 +38,17 @@ WITH r AS (
 	       CASE WHEN p.status = 'ok' THEN s.min_client_mbps END AS x_min,
 	       CASE WHEN p.status = 'ok' THEN s.max_client_mbps END AS x_max,
 	       CASE WHEN p.status = 'ok' THEN v.pct_of_limit END AS x_pct,
-	       CASE WHEN p.status = 'ok' THEN v.verdict END AS x_verdict
+	       CASE WHEN p.status = 'ok' THEN v.verdict END AS x_verdict,
+	       CASE WHEN p.status = 'ok' THEN u.client_cpu_pct END AS x_ccpu,
+	       CASE WHEN p.status = 'ok' THEN u.client_cpu_us_per_mb END AS x_ccpm,
+	       CASE WHEN p.status = 'ok' THEN u.server_cpu_pct END AS x_scpu,
+	       CASE WHEN p.status = 'ok' THEN u.server_cpu_us_per_mb END AS x_scpm
 	FROM combo c
 	JOIN r ON r.run_id = c.run_id
 	JOIN phase_run p ON p.combo_id = c.combo_id
 	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
 	LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase
+	LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase
 	WHERE :phase IS NULL OR p.phase = :phase
 ), g AS (
 	-- one row per combination and phase; its options are the same in
@@ -57,6 +66,8 @@ WITH r AS (
 	       MAX(x_max) AS max_client_mbps,
 	       MAX(x_clients) AS clients,
 	       AVG(x_pct) AS pct_of_limit,
+	       AVG(x_ccpu) AS client_cpu_pct, AVG(x_ccpm) AS client_cpu_us_per_mb,
+	       AVG(x_scpu) AS server_cpu_pct, AVG(x_scpm) AS server_cpu_us_per_mb,
 	       CASE WHEN COUNT(x_mbps) < COUNT(*)
 	            THEN 'error in ' || (COUNT(*) - COUNT(x_mbps)) || ' of ' || COUNT(*) || ': ' ||
 	                 MAX(phase_message)

@@ -139,23 +139,16 @@ t_effects_match_raw_rows_and_null_delays() {
 	run=$(q s.db "SELECT run_id FROM run")
 	$ST effects --db s.db --format json >e.json || return 1
 	an_effects_check s.db "$run" e.json block threads || fail "effects against the raw rows" || return 1
-	# the null engine's figures: threads=2 doubles the aggregate, block 16k
-	# makes each call carry 4 times the bytes in the same 4 ms
-	python3 - <<'EOF' || fail "effects against the null engine's known figures" || return 1
+	# the null engine's figures: 2 x threads x block / 4 ms at most, each
+	# combination late by what it measured itself (tests/lib.sh)
+	oracle_check s.db 4000000 auto || fail "effects' figures against the null engine's schedule" || return 1
+	python3 - <<'EOF' || fail "effects sorted by effect" || return 1
 import json
-rows = {(r['phase'], r['option'], r['level']): r for r in json.load(open('e.json'))}
+rows = json.load(open('e.json'))
 for phase in ('write', 'read'):
-    t1, t2 = rows[phase, 'threads', '1']['MB/s'], rows[phase, 'threads', '2']['MB/s']
-    b4, b16 = rows[phase, 'block', '4k']['MB/s'], rows[phase, 'block', '16k']['MB/s']
-    # (wide bounds: a loaded machine adds time to every phase, never removes it)
-    assert 1.3 < t2 / t1 < 2.4, (phase, t1, t2)
-    assert 2.0 < b16 / b4 < 4.4, (phase, b4, b16)
-    # block=4k threads=1: 2 ranks x 64 KiB in 16 calls x 4 ms = 2.048 MB/s at most
-    cell = rows[phase, 'block x threads', '4k x 1']['MB/s']
-    assert 1.0 < cell <= 2.06, (phase, cell)
-    # the strongest option comes first
-    mains = [r for r in json.load(open('e.json')) if r['phase'] == phase and r['kind'] == 'main']
-    assert mains[0]['option'] == 'block', mains[0]
+    mains = [r for r in rows if r['phase'] == phase and r['kind'] == 'main']
+    effects = [r['effect'] for r in mains]
+    assert effects == sorted(effects, reverse=True), (phase, effects)
 EOF
 	# the same query from the sqlite3 shell, with the run as a parameter
 	sqlite3 -batch -csv s.db ".param set :run \"'$run'\"" ".read $TOP/sql/queries/effects.sql" >shell.csv ||
@@ -172,7 +165,7 @@ t_compare_welch_verdicts() {
 	an_run s.db $common --threads 1,2 --iterations 3 --label A || return 1
 	an_run s.db --null-delay 6ms --block 16k --size 128k --threads 2,4 --iterations 3 --label B || return 1
 	an_run s.db $common --threads 2 --label C || return 1
-	an_run s.db $common --threads 2 --iterations 3 --null-error EIO --null-error-at 3 --label D || return 1
+	expect_exit 1 an_run s.db $common --threads 2 --iterations 3 --null-error EIO --null-error-at 3 --label D || return 1
 	A=$(an_id s.db A)
 	B=$(an_id s.db B)
 	C=$(an_id s.db C)
@@ -258,12 +251,12 @@ EOF
 t_top_and_every_format_with_failures() {
 	common="--null-delay 2ms --block 16k --size 128k --threads 1,2 --iterations 3"
 	an_run s.db $common --label X || return 1
-	an_run s.db $common --null-error EIO --null-error-at 3 --label Y || return 1
+	expect_exit 1 an_run s.db $common --null-error EIO --null-error-at 3 --label Y || return 1
 	X=$(an_id s.db X)
 	Y=$(an_id s.db Y)
 	# the admins' table: phase, the swept options, bytes, time, MB/s, clients, verdict
 	$ST report --db s.db --run "$X" --top 1 --phase read --format csv >top.csv || return 1
-	expect_eq "$(head -1 top.csv)" "phase,threads,iters,bytes,time s,MB/s,+-95%,min client,max client,verdict" \
+	expect_eq "$(head -1 top.csv)" "phase,threads,iters,bytes,time s,MB/s,+-95%,min client,max client,client CPU %,client CPU us/MB,server CPU %,server CPU us/MB,verdict" \
 		"report --top columns" || return 1
 	expect_eq "$(tail -n +2 top.csv | wc -l)" 1 "one row" || return 1
 	# the same row from the sqlite3 shell
@@ -326,7 +319,7 @@ t_posix_run_feeds_every_query() {
 t_html_report_renders_in_chromium() {
 	command -v chromium >/dev/null || { echo "chromium missing (sh tests/deps.sh install)"; return 77; }
 	# a label to escape, and the 4k combinations' writes failing (16 calls; 16k: 4)
-	an_run s.db --null-delay 2ms --block 4k,16k --threads 1,2 --size 64k --iterations 2 \
+	expect_exit 1 an_run s.db --null-delay 2ms --block 4k,16k --threads 1,2 --size 64k --iterations 2 \
 		--null-error EIO --null-error-at 5 --label '<script>alert("x")</script> & co' || return 1
 	$ST report --db s.db --html r.html || return 1
 	# self-contained: nothing fetched, no script

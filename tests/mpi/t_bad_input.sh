@@ -93,7 +93,7 @@ t_bad_run_options() {
 	bad_case "$T/noeq.conf:1: expected 'key = value', got 'engine null'" $TG $D --plan "$T/noeq.conf"
 	bad_case "$T/flag.conf:1: --quiet: expected on or off, got 'maybe'" $TG $D --plan "$T/flag.conf"
 	bad_case "$T/list.conf:1: --size: empty element in list '4k,,8k'" $TG $D --plan "$T/list.conf"
-	bad_case "--plan: '$T/target' is unreadable" $TG $D --plan "$T/target"
+	bad_case "--plan: '$T/target' is not a regular file" $TG $D --plan "$T/target"
 	# sizes, durations, lists
 	bad_case "--size: invalid size '1.5k'" $TG $D --size 1.5k
 	bad_case "--size: invalid size '1e3'" $TG $D --size 1e3
@@ -166,7 +166,7 @@ t_bad_report_options() {
 	bad_case "--run: no run 'feedbeef' in the store" report --db "$T/s.db" --run feedbeef
 	bad_case "unknown option '--colour'" runs --db "$T/s.db" --colour
 	bad_case "no such table: nosuchtable" query --db "$T/s.db" "SELECT * FROM nosuchtable"
-	bad_case "attempt to write a readonly database" query --db "$T/s.db" "DELETE FROM run"
+	bad_case "not authorized" query --db "$T/s.db" "DELETE FROM run"
 	bad_case "missing SQL" query --db "$T/s.db"
 	bad_case "audit: needs a run" audit --db "$T/s.db"
 	bad_case "audit: no run 'feedbeef' in the store" audit feedbeef --db "$T/s.db"

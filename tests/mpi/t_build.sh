@@ -130,5 +130,5 @@ C
 	ldd ./runs | grep -q 'libmpi\|libhwloc\|libnfs\|libuuid' && fail "linked: $(ldd ./runs)" && return 1
 	$ST --engine null --block 4k --size 8k --db "$T/s.db" --quiet || return 1
 	./runs "$T/s.db" >runs.csv || fail "runs, without MPI" || return 1
-	expect_eq "$(grep -c ",1/1,0,complete," runs.csv)" 1 "the run, read without MPI"
+	expect_eq "$(grep -c ",1/1,1,0,0,0,0,complete," runs.csv)" 1 "the run, read without MPI"
 }

@@ -60,6 +60,27 @@ t_lab_rate_limited_link_is_the_ceiling() {
 	rx=$(q s.db "SELECT MAX(avg_value) FROM server_summary WHERE metric = 'net_rx_mbps' AND phase = 'write'")
 	awk -v r="$rx" -v c="$ceiling" 'BEGIN { exit !(r > 0.7 * c && r < 1.2 * c) }' || fail "server rx $rx MB/s" || return 1
 	expect_eq "$(q s.db "SELECT COUNT(DISTINCT metric) > 5 FROM sample")" 1 "sampled metrics" || return 1
+	# the CPU every phase cost, beside it (the server's samples were stored,
+	# but no report showed them): the server host's CPUs busy as its rank
+	# sampled them, nfsd's share, the clients' processes; each per MB too
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_cpu WHERE NOT (server_cpu_pct > 0 AND
+		server_cpu_us_per_mb > 0 AND nfsd_cpu_pct IS NOT NULL AND client_cpu_pct > 0 AND
+		client_cpu_us_per_mb > 0)")" 0 "server and client CPU of every phase" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_cpu u WHERE ABS(u.server_cpu_pct -
+		(SELECT SUM(avg_value) FROM server_summary v WHERE v.combo_id = u.combo_id AND
+		 v.phase = u.phase AND v.metric IN ('cpu_user_pct', 'cpu_sys_pct'))) > 1e-9")" 0 \
+		"server CPU % = the samples' user + sys" || return 1
+	$ST report --db s.db --run "$run" --format csv >cpu.csv || return 1
+	q s.db "SELECT phase, ROUND(server_cpu_pct, 1) FROM phase_cpu WHERE run_id = '$run'" >cpu.want
+	python3 -c "
+import csv
+want = dict(l.split('|') for l in open('cpu.want').read().split())
+rows = list(csv.DictReader(open('cpu.csv')))
+assert len(rows) == len(want) == 2, (rows, want)
+for r in rows:
+    assert r['server CPU %'] != '' and abs(float(r['server CPU %']) - float(want[r['phase']])) < 1e-9, (r, want)
+    assert float(r['server CPU us/MB']) > 0, r
+" || fail "server CPU in the report: $(cat cpu.csv)" || return 1
 	# the server rank's own facts: its sampling window and the CPU it cost
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE role = 'server' AND (end_ns <= start_ns OR cpu_user_us + cpu_sys_us <= 0)")" 0 "server rank window and CPU" || return 1
 	# host facts of the lab hosts
@@ -104,4 +125,68 @@ t_lab_host_dies_mid_phase() {
 		--db "$T/k.db" --quiet >out 2>&1 || fail "--resume: $(cat out)" || return 1
 	expect_eq "$(q k.db "SELECT status || ' ' || (SELECT group_concat(seq) FROM combo) FROM run")" \
 		"complete 0,1,2" "after --resume"
+}
+
+t_lab_servers_by_name_and_resume_keep_one_set_of_baselines() {
+	lab_up 1 none || return 1
+	hf=$(hostfile_of 1)
+	# the lab's host names resolve nowhere (the launcher maps them): the
+	# baseline must reach the server by the addresses its rank reported
+	lab_run mpirun -hostfile "$hf" -np 2 $ST --engine null --block 4k --size 16k,32k \
+		--servers stt-s1 --server-dir "$T/export" --baseline-time 0.2 --baseline-size 4m \
+		--db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE kind = 'net_all' AND mbps > 0 AND note IS NULL")" 2 \
+		"network baselines by the server's addresses" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE kind = 'disk' AND mbps > 0")" 2 "disk baselines" || return 1
+	rows=$(q s.db 'SELECT COUNT(*) FROM baseline')
+	# a crash after the first combination; the resumed run measures no second set
+	cut_run s.db 1
+	lab_run mpirun -hostfile "$hf" -np 2 $ST --resume "$(q s.db 'SELECT run_id FROM run')" \
+		--db "$T/s.db" >out 2>&1 || fail "--resume: $(cat out)" || return 1
+	grep -q "baselines: the $rows the run stored before are kept" out || fail "resume output: $(cat out)" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) FROM baseline')" "$rows" "baseline rows after --resume" || return 1
+	expect_eq "$(q s.db 'SELECT status FROM run')" complete "run status" || return 1
+	$ST audit last --db s.db >audit.out || fail "audit: $(cat audit.out)" || return 1
+	expect_eq "$(ls -A "$T/export")" "" "export left clean"
+}
+
+t_lab_stcluster_conf_reaches_every_host() {
+	lab_up 3 none || return 1
+	# `mpirun -hostfile nodes stcluster` with no arguments: the plan is in
+	# the directory mpirun starts in, every host's rank runs it
+	mkdir w && cd w || return 1
+	printf 'engine = null\nblock = 4k\nsize = 16k\ndb = %s/w/c.db\nquiet = on\n' "$T" >stcluster.conf
+	lab_run sh -c "cd '$T/w' && mpirun -hostfile '$(hostfile_of 3)' -np 4 $ST" >out 2>&1 ||
+		fail "mpirun -hostfile stcluster: $(cat out)" || return 1
+	expect_eq "$(q c.db "SELECT COUNT(DISTINCT hostname) FROM host")" 4 "hosts" || return 1
+	expect_eq "$(q c.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 16384")" 8 "4 ranks x write, read" || return 1
+	expect_eq "$(q c.db "SELECT status FROM combo")" ok "the combination"
+}
+
+t_lab_network_baseline_is_an_upper_bound_like_iperf3() {
+	command -v iperf3 >/dev/null || { echo "iperf3 is not installed (tests/deps.sh install)"; return 77; }
+	lab_up 1 200mbit || return 1
+	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
+	s1=$(awk '$1 == "stt-s1" { print $2 }' "$T/lab/hosts")
+	# iperf3 -P 4 both ways, as an admin would measure the link
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-s1 -- iperf3 -s -D -p 5201 --pidfile "$T/iperf3.pid" ||
+		fail "iperf3 server" || return 1
+	trap 'kill "$(cat "$T/iperf3.pid" 2>/dev/null)" 2>/dev/null; "$TOP/tests/lab/lab.sh" down "$T/lab" >/dev/null 2>&1' EXIT
+	k=0
+	until "$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -J >c2s.json 2>/dev/null; do
+		k=$((k + 1)); [ $k -lt 20 ] || { fail "iperf3 client"; return 1; }; sleep 0.1
+	done
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -R -J >s2c.json ||
+		fail "iperf3 -R" || return 1
+	# the same link through stcluster's baseline (4 streams, the default)
+	lab_run mpirun -hostfile "$(hostfile_of 1)" -np 2 $ST --engine null --block 4k --size 16k \
+		--servers stt-s1 --baseline-time 1 --db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
+	for dir in c2s s2c; do
+		ip=$(python3 -c "import json; print(json.load(open('$dir.json'))['end']['sum_received']['bits_per_second'] / 8e6)")
+		st=$(q s.db "SELECT mbps FROM baseline WHERE kind = 'net_all' AND direction = '$dir'")
+		echo "$dir: stcluster $st MB/s, iperf3 -P 4 $ip MB/s, ceiling $ceiling MB/s"
+		expect_eq "$(q s.db "SELECT streams FROM baseline WHERE kind = 'net_all' AND direction = '$dir'")" 4 "$dir streams" || return 1
+		within "$st" "$ip" 10 "$dir baseline against iperf3" || return 1
+		within "$st" "$ceiling" 8 "$dir baseline against the link" || return 1
+	done
 }

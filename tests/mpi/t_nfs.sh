@@ -113,7 +113,7 @@ t_nfs_latency_is_issue_to_completion_at_depth() {
 	export_clean
 }
 
-t_nfs_verify_detects_server_side_corruption() {
+t_nfs_verify_failure_is_named_and_exits_1() {
 	nfs_up || return $?
 	# positive: the pattern read back through NFS is the one written, also from another rank
 	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --block 256k --size 4m --reorder on \
@@ -151,11 +151,25 @@ EOF
 	touch done
 	wait $cpid
 	[ -e flipped ] || fail "the byte was never changed" || return 1
-	[ $rc = 0 ] || fail "the run with a corrupted file failed ($rc)" || return 1
+	# the run finished, and its data did not verify: exit status 1
+	[ $rc = 1 ] || fail "the run with a corrupted file: exit $rc, want 1" || return 1
 	# one byte of block 0 changed: exactly one bad block, at offset 0
 	expect_eq "$(q bad.db "SELECT bad_blocks, first_bad_offset FROM rank_result WHERE phase = 'read'")" \
 		"1|0" "the changed block is found" || return 1
-	expect_eq "$(q bad.db 'SELECT status FROM combo')" error "combination status"
+	expect_eq "$(q bad.db 'SELECT status FROM combo')" error "combination status" || return 1
+	# said in words: the combination, the read phase; the write row has no note
+	expect_eq "$(q bad.db 'SELECT message FROM combo')" \
+		"read: rank 0 ($(hostname)): 1 block read did not verify (--verify), the first at offset 0 of thread 0's file" \
+		"combination message" || return 1
+	$ST report --db bad.db --format json >r.json || return 1
+	python3 -c "
+import json
+rows = {r['phase']: r for r in json.load(open('r.json'))}
+assert rows['write']['note'] is None and rows['write']['errors'] == 0, rows['write']
+assert rows['read']['errors'] == 1 and 'did not verify' in rows['read']['note'], rows['read']
+" || fail "report rows of the run that did not verify" || return 1
+	$ST runs --db bad.db --format csv | tail -1 | grep -q ',0,0,0,0,1,complete,' ||
+		fail "runs: $($ST runs --db bad.db --format csv)"
 }
 
 t_nfs_v4_reads_run_writes_skipped() {
@@ -273,7 +287,7 @@ nfs_freeze_when_written() {
 	) &
 }
 
-t_nfs_soft_and_hard_end_by_the_deadline() {
+t_nfs_frozen_server_ends_by_the_deadline_and_what_is_left_is_named() {
 	nfs_up || return $?
 	# soft, timeo 1 s, retrans 1: a call fails 1 + 2 s after the server stops answering
 	nfs_freeze_when_written "$T/export/stcluster-*/r0.t0"
@@ -285,7 +299,7 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	took=$(($(now_ms) - t0))
 	wait $fpid
 	kill -CONT "$GANESHA_PID"
-	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "soft run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q soft.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "soft error" || return 1
 	# after the freeze: the write fails after 3 s, then unlink and the run
 	# directory's removal give up after 3 s each; MPI and the server add some
@@ -302,6 +316,13 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	bytes=$(q soft.db "SELECT bytes FROM rank_result")
 	[ "$bytes" -gt 0 ] && [ "$size" -ge "$bytes" ] && [ "$size" -le $((bytes + 65536)) ] ||
 		fail "server has $size bytes, the run counted $bytes" || return 1
+	# what the run could not remove is said in it: the store and runs name the file
+	run=$(q soft.db 'SELECT run_id FROM run')
+	q soft.db 'SELECT cleanup FROM run' | grep -q "^rank 0 (host $(hostname)): stcluster-$run/r0.t0.*: ETIMEDOUT$" ||
+		fail "the run's cleanup: $(q soft.db 'SELECT cleanup FROM run')" || return 1
+	$ST runs --db soft.db --format csv | tail -1 | grep -q "left behind: rank 0 .*r0.t0" ||
+		fail "runs does not say what is left: $($ST runs --db soft.db --format csv)" || return 1
+	grep -q "left behind on the target" out || fail "no line on stderr: $(cat out)" || return 1
 	rm -rf "$T"/export/stcluster-*
 
 	# hard: no call outlives --deadline (3 s), even with the server gone
@@ -315,7 +336,7 @@ t_nfs_soft_and_hard_end_by_the_deadline() {
 	took=$(($(now_ms) - t0))
 	wait $fpid
 	kill -CONT "$GANESHA_PID"
-	[ $rc = 0 ] || fail "hard run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "hard run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q hard.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "hard error" || return 1
 	end=$(q hard.db "SELECT (end_ns - start_ns) / 1000000 FROM rank_result")
 	[ "$end" -lt 4500 ] || fail "hard: the phase took $end ms with --deadline 3" || return 1
@@ -339,17 +360,27 @@ nfs_restart_when_written() {
 	) &
 }
 
-t_nfs_hard_rides_out_a_server_restart() {
+t_nfs_server_restart_in_a_phase_is_flagged_and_hard_rides_it_out() {
 	nfs_up || return $?
-	# FILE_SYNC writes lose nothing: hard reconnects, resends, and the run succeeds
+	# FILE_SYNC writes lose nothing: hard reconnects, resends, and every byte
+	# verifies; but the phase ran across the outage, and says so (it was
+	# stored as ok, at a third of the rate, with no note)
 	nfs_restart_when_written
 	rpid=$!
 	$ST --engine libnfs --target "$URL" --block 1m --size 512m --sync sync --phases write,read \
-		--verify on --deadline 30 --db "$T/sync.db" --quiet >out 2>&1 || fail "sync run: $(cat out)" || return 1
+		--verify on --deadline 30 --db "$T/sync.db" --quiet >out 2>&1
+	rc=$?
 	wait $rpid
 	expect_eq "$(cat restarted)" 0 "server restarted" || { cat restart.out; return 1; }
 	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
-	expect_eq "$(q sync.db "SELECT status FROM combo")" ok "sync: combination" || return 1
+	[ $rc = 1 ] || fail "sync run: exit $rc (want 1: a phase across a restart): $(cat out)" || return 1
+	expect_eq "$(q sync.db "SELECT message FROM phase_run WHERE phase = 'write'")" \
+		"the NFS server restarted during the phase: the figure includes the outage" \
+		"sync: the write phase's note" || return 1
+	expect_eq "$(q sync.db "SELECT COUNT(*) FROM rank_result WHERE phase = 'write' AND errno <> 0")" 0 \
+		"sync: no call failed" || return 1
+	expect_eq "$(q sync.db "SELECT status FROM phase_run WHERE phase = 'write'")" error "sync: write phase status" || return 1
+	expect_eq "$(q sync.db "SELECT status FROM phase_run WHERE phase = 'read'")" ok "sync: read phase status" || return 1
 	expect_eq "$(q sync.db "SELECT COUNT(*) FROM rank_result WHERE bytes = 536870912 AND bad_blocks = 0")" 2 "sync: all bytes, verified" || return 1
 	export_clean || return 1
 	# UNSTABLE writes die with the server: the verifier changes before COMMIT -> EIO
@@ -357,7 +388,9 @@ t_nfs_hard_rides_out_a_server_restart() {
 	nfs_restart_when_written
 	rpid=$!
 	$ST --engine libnfs --target "$URL" --block 1m --size 2g --sync async --phases write \
-		--deadline 30 --db "$T/async.db" --quiet >out 2>&1 || fail "async run: $(cat out)" || return 1
+		--deadline 30 --db "$T/async.db" --quiet >out 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "async run: exit $rc (want 1: lost writes are errors): $(cat out)" || return 1
 	wait $rpid
 	expect_eq "$(cat restarted)" 0 "server restarted" || { cat restart.out; return 1; }
 	GANESHA_PID=$(awk '$1 == "ganesha" { print $2 }' "$T/ganesha/pids.info")
@@ -388,7 +421,7 @@ t_nfs_soft_run_goes_on_when_the_server_returns() {
 		--db "$T/soft.db" --quiet >out 2>&1
 	rc=$?
 	wait $fpid $tpid
-	[ $rc = 0 ] || fail "soft run: exit $rc: $(cat out)" || return 1
+	[ $rc = 1 ] || fail "soft run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q soft.db "SELECT c.seq || ' ' || c.status || ' ' || r.phase || ' ' || COALESCE(r.errno_name, '-') || ' ' || COALESCE(r.err_op, '-') FROM rank_result r JOIN combo c USING (combo_id) ORDER BY c.seq, r.phase DESC")" \
 		"0 error write ETIMEDOUT write
 0 error read ETIMEDOUT open

@@ -5,7 +5,7 @@ reports_setup() {
 	$MPIRUN -np 2 $ST --target "$T/target" --block 4k,64k --size 128k --label "first run" \
 		--db "$T/s.db" --quiet || return 1
 	# a second run with a phase that fails and a combination that fails to prepare
-	$MPIRUN -np 2 $ST --engine null --block 4k --size 32k --threads 1,2 --null-error EIO \
+	expect_exit 1 $MPIRUN -np 2 $ST --engine null --block 4k --size 32k --threads 1,2 --null-error EIO \
 		--null-error-at 2 --label 'second, "quoted"' --db "$T/s.db" --quiet || return 1
 }
 
@@ -29,6 +29,36 @@ t_report_formats_are_valid() {
 	best=$(q s.db "SELECT ROUND(MAX(agg_mbps), 1) FROM phase_summary WHERE run_id = '$first' AND phase = 'read'")
 	python3 -c "import csv; r=list(csv.DictReader(open('top.csv'))); assert abs(float(r[0]['MB/s'])-$best) < 0.05" ||
 		fail "top 1 is not the best read" || return 1
+	# the CPU each phase cost, from the raw rows: the client processes' CPU as
+	# % of one CPU per client over the phase's wall, and per MB; no server
+	# rank ran, so no server figure (it showed CPU nowhere, and only in us)
+	q s.db "SELECT c.seq + 1, r.phase,
+		SUM(r.cpu_user_us + r.cpu_sys_us) * 1e5 / (COUNT(*) * (MAX(r.end_ns) - MIN(r.start_ns))),
+		SUM(r.cpu_user_us + r.cpu_sys_us) * 1e6 / SUM(r.bytes)
+		FROM rank_result r JOIN combo c USING (combo_id) JOIN run USING (run_id)
+		WHERE run.label = 'first run' AND r.role = 'client' GROUP BY r.combo_id, r.phase" >cpu.want
+	$ST report --db s.db --run "$first" --format csv >cpu.csv || return 1
+	python3 -c "
+import csv
+want = {(int(l.split('|')[0]), l.split('|')[1]): [float(x) for x in l.split('|')[2:]] for l in open('cpu.want').read().split()}
+rows = list(csv.DictReader(open('cpu.csv')))
+assert len(rows) == len(want) == 4, (rows, want)
+for r in rows:
+    pct, per_mb = want[(int(r['seq']), r['phase'])]
+    assert abs(float(r['client CPU %']) - pct) <= 0.05 + 1e-9, (r, pct)
+    assert abs(float(r['client CPU us/MB']) - per_mb) <= 0.5 + 1e-9, (r, per_mb)
+    assert r['server CPU %'] == '' and r['server CPU us/MB'] == '', r
+assert any(v[0] > 0 for v in want.values()), want
+" || fail "client CPU in the report: $(cat cpu.csv)" || return 1
+	$ST report --db s.db --run "$first" --top 1 --format csv >cput.csv || return 1
+	head -1 cput.csv | grep -q 'client CPU %,client CPU us/MB,server CPU %,server CPU us/MB' ||
+		fail "report --top CPU columns: $(head -1 cput.csv)" || return 1
+	$ST effects --db s.db --run "$first" --format csv >cpue.csv || return 1
+	head -1 cpue.csv | grep -q 'client CPU %,client CPU us/MB,server CPU %,server CPU us/MB' ||
+		fail "effects CPU columns: $(head -1 cpue.csv)" || return 1
+	$ST report --db s.db --run "$first" --html cpu.html || return 1
+	grep -q '<th class="num">client CPU %</th><th class="num">client &micro;s/MB</th>' cpu.html ||
+		fail "HTML CPU columns" || return 1
 }
 
 t_reports_valid_with_failures() {

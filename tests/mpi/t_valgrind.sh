@@ -43,7 +43,7 @@ once_valgrind_end_to_end_is_clean() {
 		"verified bytes" || return 1
 	expect_eq "$(ls -A data)" "" "target left clean" || return 1
 	# the error paths: a phase error on every rank, a preparation failing on rank 1
-	vg_run 0 $MPIRUN -np 2 $VG $ST --engine null --block 4k --size 64k --threads 1,2 \
+	vg_run 1 $MPIRUN -np 2 $VG $ST --engine null --block 4k --size 64k --threads 1,2 \
 		--null-error ENOSPC --null-error-at 3 --null-fail-setup 1 --phases write,read \
 		--db "$T/v.db" --quiet || return 1
 	expect_eq "$(q v.db "SELECT GROUP_CONCAT(rank) FROM combo_failure")" "1,1" "rank 1 failed both combinations" || return 1

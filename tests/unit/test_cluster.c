@@ -7,6 +7,7 @@
 #include "../../common/options.h"
 #include "../../common/util.h"
 #include "../../coordinator/job/roles.h"
+#include "../../coordinator/job/progress.h"
 #include "../../worker/diskbench.h"
 #include "../../worker/hostinfo.h"
 #include "../../worker/lnfs_url.h"
@@ -14,7 +15,9 @@
 #include "unit.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +109,18 @@ static void roles_from_hosts(void)
 	CHECK(st_host_matches(&fq, "192.0.2.1"));
 	CHECK(!st_host_matches(&fq, "192.0.2.10"));
 	CHECK(!st_host_matches(&fq, "nfs"));
+	/* t_servers_by_host_name_use_the_reported_addresses: a name (that may
+	 * not resolve on the clients) gives the addresses the rank reported;
+	 * an address given comes first */
 	char addr[64];
 	st_server_address(&c, &h[1], addr, sizeof(addr));
-	CHECK(strcmp(addr, "lab-c2") == 0);
+	CHECK(strcmp(addr, "10.77.5.3") == 0);
+	st_config_set(&c, ST_OPT_SERVERS, "lab-s1", 1, NULL, err, sizeof(err));
+	st_server_address(&c, &h[3], addr, sizeof(addr));
+	CHECK(strcmp(addr, "10.77.5.9,fd00::9") == 0);
+	st_config_set(&c, ST_OPT_SERVERS, "fd00::9", 1, NULL, err, sizeof(err));
+	st_server_address(&c, &h[3], addr, sizeof(addr));
+	CHECK(strcmp(addr, "fd00::9,10.77.5.9") == 0);
 }
 
 static void route_to_server(void)
@@ -222,13 +234,62 @@ static void disk_file(void)
 	rmdir(dir);
 }
 
+/* t_disk_baseline_leaves_a_file_it_did_not_create: a file of the
+ * baseline's name already there (another run's, the user's) is neither
+ * written nor removed */
+static void disk_file_not_ours(void)
+{
+	const char *dir = unit_tmpdir();
+	char path[600], msg[200] = "", back[32] = "";
+	snprintf(path, sizeof(path), "%s/stcluster-baseline-x", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("not yours", f);
+	fclose(f);
+	struct st_diskbench_result r;
+	CHECK(st_diskbench_run(dir, "stcluster-baseline-x", 1 << 20, 1 << 20, &r, msg, sizeof(msg)) ==
+	      -EEXIST);
+	CHECK(strstr(msg, "left as it is") != NULL);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(fgets(back, sizeof(back), f) != NULL);
+		fclose(f);
+	}
+	CHECK(strcmp(back, "not yours") == 0);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* t_eta_counts_the_running_combination_once: 4 combinations of 10 s each;
+ * the ETA is what is left, and falls as the running one goes on (it was
+ * the time so far per finished combination times what is left, the running
+ * one included, and grew within a combination: 2-5x too high) */
+static void eta_falls_within_a_combination(void)
+{
+	const int64_t s = 1000000000LL;
+	CHECK(st_progress_eta(0, 4, 0, 5 * s) < 0); /* nothing finished: unknown */
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 10 * s) - 30) < 1e-9);
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 15 * s) - 25) < 1e-9);
+	CHECK(fabs(st_progress_eta(1, 4, 10 * s, 19 * s) - 21) < 1e-9);
+	CHECK(fabs(st_progress_eta(3, 4, 30 * s, 35 * s) - 5) < 1e-9);
+	CHECK(st_progress_eta(3, 4, 30 * s, 45 * s) == 0); /* late: not negative */
+	/* a resumed run: 2 of 10 stored, 8 to run here; after 2 of them (20 s) */
+	CHECK(fabs(st_progress_eta(2, 8, 20 * s, 20 * s) - 60) < 1e-9);
+}
+
 const struct unit_test unit_cluster[] = {
+	{ "cluster: t_eta_counts_the_running_combination_once", eta_falls_within_a_combination },
 	{ "cluster: the target's server from URL and --mount", target_server_names },
 	{ "cluster: roles and the libnfs engine read one server from a URL", roles_and_engine_agree_on_the_server },
-	{ "cluster: roles: servers, idle ranks on a server host, --servers", roles_from_hosts },
+	{ "cluster: roles: servers, idle ranks on a server host, --servers; "
+	  "t_servers_by_host_name_use_the_reported_addresses", roles_from_hosts },
 	{ "cluster: the interface of the route to the server", route_to_server },
 	{ "cluster: sampler: priming, CPU percentages, reset, bounded", sampler_rates },
 	{ "cluster: TCP stream: every byte counted, refused fast", tcp_stream_counts_bytes },
 	{ "cluster: disk baseline writes, reads and removes its file", disk_file },
+	{ "cluster: t_disk_baseline_leaves_a_file_it_did_not_create", disk_file_not_ours },
 	{ NULL, NULL },
 };

@@ -281,7 +281,7 @@ static void posix_worker_files(void)
 	CHECK(count_entries(run_dir) == 0);
 	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
 				    .run_dir = "stcluster-test" };
-	CHECK(st_worker_remove_run_dir(&a) == 0);
+	CHECK(st_worker_remove_run_dir(&a, 0, NULL, 0) == 0);
 	CHECK(count_entries(dir) == 0);
 	rmdir(dir);
 	hwloc_topology_destroy(topo);
@@ -322,7 +322,7 @@ static void posix_worker_enospc_in_a_block(void)
 	st_worker_finish(w);
 	fault.enospc_after = -1;
 	fault.short_writes = 0;
-	st_worker_remove_run_dir(&a);
+	st_worker_remove_run_dir(&a, 0, NULL, 0);
 	CHECK(count_entries(dir) == 0); /* the partial file went too */
 	rmdir(dir);
 	hwloc_topology_destroy(topo);
@@ -351,7 +351,7 @@ static void layout_without_write_phase(void)
 	st_worker_finish(w);
 	struct st_worker_args a = { .engine = &st_engine_posix, .cfg = &cfg, .combo = &combo,
 				    .run_dir = "stcluster-test" };
-	st_worker_remove_run_dir(&a);
+	st_worker_remove_run_dir(&a, 0, NULL, 0);
 	CHECK(count_entries(dir) == 0);
 	rmdir(dir);
 	hwloc_topology_destroy(topo);
@@ -468,7 +468,7 @@ static void posix_queue_depth(void)
 	st_worker_phase(w, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
 	CHECK(rr.bytes == 262144 && queue_log.submitted == 0 && strcmp(tr[0].io_mode, "sync") == 0);
 	st_worker_finish(w);
-	st_worker_remove_run_dir(&a);
+	st_worker_remove_run_dir(&a, 0, NULL, 0);
 	CHECK(count_entries(dir) == 0);
 	rmdir(dir);
 	hwloc_topology_destroy(topo);

@@ -6,6 +6,7 @@
 #include "../../common/options.h"
 #include "../../coordinator/store/digest.h"
 #include "../../coordinator/store/hash.h"
+#include "../../coordinator/store/live.h"
 #include "../../coordinator/store/store.h"
 #include "unit.h"
 
@@ -17,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static double qd(sqlite3 *db, const char *sql)
@@ -73,7 +76,7 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
-			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
+			   "DROP VIEW phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
 			   "DROP VIEW phase_summary; DROP VIEW client_result; "
 			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
 			   NULL, NULL, NULL) == SQLITE_OK);
@@ -85,7 +88,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 8);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 9);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -156,6 +159,88 @@ static struct st_rank_result rank(int r, int role, uint64_t bytes, uint64_t ops,
 	for (uint64_t i = 0; i < ops; i++)
 		st_hist_add(&x.hist, 1000000 + 1000 * (uint64_t)r);
 	return x;
+}
+
+/* The CPU a phase cost (view phase_cpu), by hand: client CPU as % of one CPU
+ * per client over the phase's wall and per MB; the server host's CPUs busy
+ * and nfsd's share as sampled, counted once though two server ranks on one
+ * host both sampled it, and per MB by the host's PUs. */
+static void phase_cpu_by_hand(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/cpu.db", unit_tmpdir());
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	struct st_config cfg;
+	st_config_defaults(&cfg);
+	st_config_set(&cfg, ST_OPT_TARGET, "/tmp", 1, NULL, err, sizeof(err));
+	struct st_host_info hosts[4];
+	memset(hosts, 0, sizeof(hosts));
+	const char *names[4] = { "c0", "c1", "srv", "srv" };
+	for (int r = 0; r < 4; r++) {
+		snprintf(hosts[r].hostname, sizeof(hosts[r].hostname), "%s", names[r]);
+		hosts[r].pus = r >= 2 ? 4 : 2;
+	}
+	int roles[4] = { ST_ROLE_CLIENT, ST_ROLE_CLIENT, ST_ROLE_SERVER, ST_ROLE_SERVER };
+	int partners[4] = { 0, 1, 2, 3 };
+	int64_t offs[4] = { 0 }, rtts[4] = { 0 };
+	struct st_run_record run = { .run_id = "run-cpu", .cfg = &cfg, .command = "test",
+				     .nranks = 4, .nhosts = 3, .combos_planned = 1, .hosts = hosts,
+				     .roles = roles, .clock_offset_ns = offs, .clock_rtt_ns = rtts,
+				     .partners = partners };
+	CHECK(st_store_begin_run(s, &run, err, sizeof(err)) == 0);
+	/*
+	 * r0: 100 MB in [0, 1] s, 0.4 s of CPU; r1: 100 MB in [0, 2] s, 0.6 s:
+	 * wall 2 s, 1 s of CPU over 2 clients x 2 s = 25 %; 1e6 us / 200 MB = 5000 us/MB.
+	 * srv (4 PUs), sampled by ranks 2 and 3 alike: user 20 then 30 %, sys 10 %,
+	 * nfsd 5 then 15 %: busy 35 %, nfsd 10 %; 35 % x 4 PUs x 2 s = 2.8 s of
+	 * CPU / 200 MB = 14000 us/MB (28000 if the host counted twice); nfsd 4000.
+	 */
+	struct st_rank_result rr[4] = {
+		rank(0, ST_ROLE_CLIENT, 100000000, 100, 0.0, 1.0),
+		rank(1, ST_ROLE_CLIENT, 100000000, 100, 0.0, 2.0),
+		rank(2, ST_ROLE_SERVER, 0, 0, 0.0, 2.0),
+		rank(3, ST_ROLE_SERVER, 0, 0, 0.0, 2.0),
+	};
+	rr[0].cpu_user_us = 300000;
+	rr[0].cpu_sys_us = 100000;
+	rr[1].cpu_user_us = 500000;
+	rr[1].cpu_sys_us = 100000;
+	rr[2].cpu_user_us = rr[3].cpu_user_us = 999999; /* a server rank's own CPU: not the server's */
+	struct st_sample sm[12];
+	memset(sm, 0, sizeof(sm));
+	const char *metric[3] = { "cpu_user_pct", "cpu_sys_pct", "nfsd_cpu_pct" };
+	const double value[3][2] = { { 20, 30 }, { 10, 10 }, { 5, 15 } };
+	int k = 0;
+	for (int r = 2; r < 4; r++)
+		for (int m = 0; m < 3; m++)
+			for (int t = 0; t < 2; t++, k++) {
+				sm[k].t_ns = 1000000000 * (int64_t)(t + 1);
+				sm[k].rank = r;
+				snprintf(sm[k].metric, sizeof(sm[k].metric), "%s", metric[m]);
+				sm[k].value = value[m][t];
+			}
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = rr, .samples = sm,
+				      .nsamples = (size_t)k };
+	struct st_combo c;
+	st_plan_combo(&cfg, 0, &c);
+	struct st_combo_record rec = { .run_id = "run-cpu", .combo = &c, .status = "ok",
+				       .nranks = 4, .phases = &ph, .nphases = 1, .roles = roles };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	sqlite3 *db = st_store_db(s);
+	char sql[256];
+#define Q(col) (snprintf(sql, sizeof(sql), "SELECT %s FROM phase_cpu WHERE phase = 'write'", col), \
+		qd(db, sql))
+	CHECK(near(Q("client_cpu_pct"), 25.0, 1e-9));
+	CHECK(near(Q("client_cpu_us_per_mb"), 5000.0, 1e-9));
+	CHECK(near(Q("server_cpu_pct"), 35.0, 1e-9));
+	CHECK(near(Q("nfsd_cpu_pct"), 10.0, 1e-9));
+	CHECK(near(Q("server_cpu_us_per_mb"), 14000.0, 1e-9));
+	CHECK(near(Q("nfsd_cpu_us_per_mb"), 4000.0, 1e-9));
+#undef Q
+	st_store_close(s);
 }
 
 static void aggregates_by_hand(void)
@@ -233,7 +318,7 @@ static void aggregates_by_hand(void)
 	/* the same seq twice is refused, and the refused transaction leaves nothing */
 	CHECK(st_store_combo(s, &bad, err, sizeof(err)) == -1);
 	CHECK(qd(db, "SELECT COUNT(*) FROM combo") == 2);
-	CHECK(st_store_end_run(s, "run-a", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-a", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(qd(db, "SELECT COUNT(*) FROM run_summary WHERE status = 'complete' AND combos_stored = 2") == 1);
 	st_store_close(s);
 }
@@ -464,8 +549,11 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 
 /* SQL that takes from a store what schema version 4 added (the views first:
  * they name the columns). */
+/* SQL that takes from a store what schema version 5 added (issue 11) */
+#define V5_ADDED "ALTER TABLE run DROP COLUMN cleanup; ALTER TABLE baseline DROP COLUMN streams; "
+
 #define V4_ADDED                                                                            \
-	"DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "                   \
+	"DROP VIEW IF EXISTS phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "                   \
 	"DROP VIEW phase_summary; DROP VIEW client_result; DROP VIEW run_summary; "         \
 	"DROP VIEW interval_summary; DROP VIEW interval_rank; DROP TABLE interval; "        \
 	"ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; "                                \
@@ -509,12 +597,12 @@ static struct st_store *fixture_store(const char *name, struct fixture *f)
 	}
 	fixture_init(f);
 	if (fixture_begin(s, f, "run-h", 3, 0) ||
-	    st_store_baseline(s, "run-h", "net_all", "c2s", 2, "0,1", 1000000, 0.5, NULL, err,
+	    st_store_baseline(s, "run-h", "net_all", "c2s", 2, "0,1", 1000000, 0.5, NULL, 4, err,
 			      sizeof(err)) ||
-	    st_store_baseline(s, "run-h", "disk", "write", 2, NULL, 0, 0, "O_DIRECT refused", err,
+	    st_store_baseline(s, "run-h", "disk", "write", 2, NULL, 0, 0, "O_DIRECT refused", 0, err,
 			      sizeof(err)) ||
 	    fixture_combo(s, f, "run-h", 0, 0) || fixture_combo(s, f, "run-h", 1, 1) ||
-	    st_store_end_run(s, "run-h", "complete", err, sizeof(err))) {
+	    st_store_end_run(s, "run-h", "complete", "rank 1 (host h1): d/r1.t0: ETIMEDOUT", err, sizeof(err))) {
 		st_store_close(s);
 		return NULL;
 	}
@@ -656,10 +744,10 @@ static void audit_resume_and_tampering(void)
 	if (!s)
 		return;
 	CHECK(fixture_begin(s, &f, "run-r", 3, 1) == 0); /* a third host this time */
-	CHECK(st_store_baseline(s, "run-r", "disk", "read", 2, NULL, 10, 1.0, NULL, err,
+	CHECK(st_store_baseline(s, "run-r", "disk", "read", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-r", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM host WHERE run_id = 'run-r'") == 3);
 	altered_items(s, "run-r", got, sizeof(got));
@@ -673,10 +761,10 @@ static void audit_resume_and_tampering(void)
 	altered_items(s, "run-r", got, sizeof(got));
 	CHECK(strcmp(got, "config baselines result") == 0);
 	CHECK(fixture_begin(s, &f, "run-r", 3, 1) == 0);
-	CHECK(st_store_baseline(s, "run-r", "disk", "write", 2, NULL, 10, 1.0, NULL, err,
+	CHECK(st_store_baseline(s, "run-r", "disk", "write", 2, NULL, 10, 1.0, NULL, 0, err,
 				sizeof(err)) == 0);
 	CHECK(fixture_combo(s, &f, "run-r", 2, 0) == 0);
-	CHECK(st_store_end_run(s, "run-r", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-r", "complete", NULL, err, sizeof(err)) == 0);
 	altered_items(s, "run-r", got, sizeof(got));
 	if (strcmp(got, "config baselines result") != 0)
 		fprintf(stderr, "    after the resume: altered '%s'\n", got);
@@ -723,7 +811,7 @@ static void audit_aborted_run(void)
 	CHECK(strcmp(got, "") == 0);
 	CHECK(fixture_begin(s, &f, "run-x", 3, 1) == 0);
 	CHECK(fixture_combo(s, &f, "run-x", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-x", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-x", "complete", NULL, err, sizeof(err)) == 0);
 	altered_items(s, "run-x", got, sizeof(got));
 	CHECK(strcmp(got, "") == 0);
 	/* the reason is kept after the resume, and covered */
@@ -759,14 +847,15 @@ static void audit_older_store(void)
 	CHECK(fixture_begin(s, &f, "run-old", 2, 0) == 0);
 	CHECK(fixture_combo(s, &f, "run-old", 0, 0) == 0);
 	/* what version 1 wrote: the same rows, without the hash columns and
-	 * without what versions 3 and 4 added (io_mode; issue 13's table and columns) */
+	 * without what versions 3 to 5 added (io_mode; issue 13's table and columns;
+	 * run.cleanup, baseline.streams) */
 	CHECK(sqlite3_exec(st_store_db(s),
 			   V4_ADDED
 			   "ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; "
-			   "ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 1",
+			   "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED "PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -797,7 +886,7 @@ static void audit_older_store(void)
 	CHECK(hashed == 1);
 	CHECK(fixture_begin(s, &f, "run-old", 2, 1) == 0);
 	CHECK(fixture_combo(s, &f, "run-old", 1, 0) == 0);
-	CHECK(st_store_end_run(s, "run-old", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-old", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK_EQ_INT(altered(s, "run-old", &hashed), 0);
 	CHECK(hashed == 0);
 	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM combo WHERE row_hash IS NOT NULL") == 1);
@@ -848,9 +937,9 @@ static void migrates_io_mode(void)
 		return;
 	CHECK(fixture_begin(s, &f, "run-v2", 3, 0) == 0);
 	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
-	CHECK(st_store_end_run(s, "run-v2", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-v2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; "
+			   V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-v2");
@@ -951,9 +1040,10 @@ static void audit_version2_store_across_the_migration(void)
 				       .status = "ok", .nranks = 3, .prep = f.prep, .phases = &ph,
 				       .nphases = 1, .roles = f.roles };
 	CHECK(st_store_combo(s, &rec, werr, sizeof(werr)) == 0);
-	CHECK(st_store_end_run(s, "run-2", "complete", err, sizeof(err)) == 0);
+	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
-	CHECK(sqlite3_exec(db, V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(sqlite3_exec(db, V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+			       "PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
 	/* the hashes version 2 wrote: of these rows, without the columns it had not */
 	rehash_run(db, "run-2");
 	st_store_close(s);
@@ -1019,11 +1109,55 @@ static void open_waits_for_a_busy_store(void)
 	sqlite3_close(h.db);
 }
 
+/* t_rank0_lock_says_whether_a_run_is_live: held, a second holder is told
+ * the run is live; released or its holder killed, it is not; the last
+ * holder removes the file */
+static void live_lock(void)
+{
+	char db[600], live[620], err[ST_ERR_MAX];
+	snprintf(db, sizeof(db), "%s/s.db", unit_tmpdir());
+	snprintf(live, sizeof(live), "%s.live", db);
+	struct st_live *a = NULL, *b = NULL, *c = NULL;
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0); /* no file: nothing live */
+	CHECK(st_live_hold(db, "run-a", &a, err, sizeof(err)) == 0 && a);
+	CHECK(st_live_hold(db, "run-b", &b, err, sizeof(err)) == 0 && b);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 1);
+	CHECK(st_live_hold(db, "run-a", &c, err, sizeof(err)) == 1 && !c);
+	st_live_release(a);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0);
+	CHECK(access(live, F_OK) == 0); /* run-b still holds it */
+	st_live_release(b);
+	CHECK(access(live, F_OK) != 0);
+	/* a holder that is killed holds nothing */
+	int pipefd[2];
+	CHECK(pipe(pipefd) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct st_live *k = NULL;
+		char ok = st_live_hold(db, "run-k", &k, err, sizeof(err)) == 0 ? 'y' : 'n';
+		if (write(pipefd[1], &ok, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char got = 0;
+	CHECK(read(pipefd[0], &got, 1) == 1 && got == 'y');
+	CHECK(st_live_check(db, "run-k", err, sizeof(err)) == 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	CHECK(st_live_check(db, "run-k", err, sizeof(err)) == 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	unlink(live);
+}
+
 const struct unit_test unit_store[] = {
+	{ "store: t_rank0_lock_says_whether_a_run_is_live", live_lock },
 	{ "store: opening waits for another run holding the store", open_waits_for_a_busy_store },
 	{ "store: schema created, migrated, views rebuilt", schema_and_migration },
 	{ "store: foreign files refused and left unchanged", refuses_foreign_files },
 	{ "store: aggregate, first-done, fairness, Jain, IOPS by hand", aggregates_by_hand },
+	{ "store: t_phase_cpu_client_and_server_share_of_the_wall_and_per_mb", phase_cpu_by_hand },
 	{ "store: SHA-256 (libcrypto) gives the FIPS 180-2 vectors", sha256_known_vectors },
 	{ "store: canonical row bytes and their SHA-256; every change changes it", canonical_row_serialization },
 	{ "store: audit sees a change of every column of every table", audit_sees_every_column },
