@@ -507,6 +507,7 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	int status = 0;
 	if (j->rank == 0) {
 		char *cmd = join_argv(argc, argv);
+		st_watch_room_for_lifelines(j->size);
 		/* held before the run's row exists, so no reader sees it running unlocked */
 		int held = st_live_hold(j->cfg.o[ST_OPT_DB].s, j->run_id, &j->live, err, sizeof(err));
 		if (held == 1)

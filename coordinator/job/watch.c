@@ -200,7 +200,7 @@ int64_t st_watch_rank0_stopped(struct st_watch *w, int64_t since)
 /* Rank 0 holds one lifeline per rank: a job of more ranks than the soft
  * descriptor limit (1024 by default) needs it raised, up to the hard one
  * (issue 14: 1,024+ ranks). Says so when even that is short. */
-static void room_for_lifelines(int size)
+void st_watch_room_for_lifelines(int size)
 {
 	struct rlimit rl;
 	rlim_t want = (rlim_t)size + 256; /* the store, MPI's own, the listener... */
@@ -414,7 +414,7 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 	int port = -1;
 	if (w->rank == 0) {
 		sigset_t s = watched_signals();
-		room_for_lifelines(w->size);
+		st_watch_room_for_lifelines(w->size);
 		w->fds = malloc((size_t)w->size * sizeof(int));
 		if (!w->fds)
 			st_die("out of memory");

@@ -50,6 +50,11 @@ void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg);
  * or was never started): a signal then ends rank 0 as usual. */
 void st_watch_unblock_signals(void);
 
+/* Rank 0: the soft descriptor limit raised for one lifeline per rank of a
+ * job of size ranks, before anything else takes descriptors (the store, its
+ * live lock): a job beyond the soft limit would fail to open the store. */
+void st_watch_room_for_lifelines(int size);
+
 /* Collective over comm. Rank 0 listens and starts the watch thread; every
  * other rank connects its lifeline (to 127.0.0.1 on rank 0's host, else to
  * rank 0's addresses). A rank that cannot connect is reported on stderr by
