@@ -36,11 +36,20 @@ t_meta_null_ops_match_the_delays() {
 		for fan in 1 6; do
 			w="phase = '$phase' AND c.fanout = $fan"
 			# each thread, on its own absolute schedule: 60 operations in 120 ms,
-			# 500 a second, whenever it was woken (5 %: the directory opens)
+			# 500 a second at most, on any machine (1 %: the clocks); a busy one
+			# only adds time, which the run measured: the phase's span beyond the
+			# schedule is the tolerance below the schedule's rate
+			sched=120000000
+			span=$(q s.db "SELECT span_ns FROM result c WHERE $w")
 			for rate in $(q s.db "SELECT t.ops * 1e9 / (t.end_ns - t.start_ns) FROM thread_result t JOIN combo c USING (combo_id) WHERE $w"); do
-				within "$rate" 500 5 "$phase fanout $fan: a thread's ops/s" || return 1
+				awk -v r="$rate" -v p="$span" 'BEGIN { exit !(r <= 505 && r >= 60e9 / p * 0.99) }' ||
+					fail "$phase fanout $fan: a thread's ops/s $rate against 500 at most, $span ns of phase" || return 1
 			done
-			within "$(q s.db "SELECT lat_p50_ns FROM result c WHERE $w")" 2000000 10 "$phase p50" || return 1
+			# one operation is one delay on the schedule; late ones make the next
+			# shorter: the median no longer than a bucket (12.5 %) plus the lateness
+			p50=$(q s.db "SELECT lat_p50_ns FROM result c WHERE $w")
+			awk -v m="$p50" -v s="$sched" -v p="$span" 'BEGIN { exit !(m > 0 && m <= 2000000 * (1.13 + (p - s) / s)) }' ||
+				fail "$phase fanout $fan: p50 $p50 ns against 2 ms, $span ns of phase" || return 1
 			# the aggregate: all operations over the span from the first start to the last end
 			within "$(q s.db "SELECT iops FROM result c WHERE $w")" \
 				"$(q s.db "SELECT SUM(r.ops) * 1e9 / (MAX(r.end_ns) - MIN(r.start_ns)) FROM rank_result r JOIN combo c USING (combo_id) WHERE r.$w")" \
