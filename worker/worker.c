@@ -1303,6 +1303,11 @@ int st_worker_remove_run_dir(const struct st_worker_args *a, int64_t give_up_ns,
 	return failed ? (int)failed : rc;
 }
 
+int st_worker_touched(const struct st_worker *w)
+{
+	return w && (w->dir_made || w->files_made);
+}
+
 void st_worker_finish(struct st_worker *w)
 {
 	if (!w)

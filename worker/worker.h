@@ -38,6 +38,11 @@ struct st_worker_args {
 	int nclients;			/* client ranks of the job */
 };
 
+/* Whether the worker's rank made anything on the target (the run's
+ * directory, or files its threads may have created): what the end of the
+ * run must look for. 0 when its engine never reached the target. */
+int st_worker_touched(const struct st_worker *w);
+
 /*
  * Prepare one combination. Always returns a worker (NULL only when out of
  * memory) that must be passed to st_worker_finish; ps says whether

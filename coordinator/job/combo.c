@@ -511,6 +511,7 @@ static void finish(struct job *j, struct combo_run *r)
 	MPI_Request q;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	st_step_await(j, &q, st_now_ns(), "the end of the combination");
+	j->touched |= st_worker_touched(r->w);
 	st_worker_finish(r->w);
 	st_watch_where(j->watch, -1, -1);
 }

@@ -666,7 +666,9 @@ static int end_run(struct job *j)
 				     .rank = j->rank, .run_dir = j->run_dir };
 	/* what no rank could remove (a frozen server) is said in the run */
 	char left[512] = "", *all = NULL;
-	if (j->roles[j->rank] == ST_ROLE_CLIENT)
+	/* a rank that never made anything (its engine never reached the
+	 * target: every preparation failed) has nothing to look for, nor to name */
+	if (j->roles[j->rank] == ST_ROLE_CLIENT && j->touched)
 		st_worker_remove_run_dir(&wa, 0, left, sizeof(left));
 	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(left))))
 		st_die("out of memory");

@@ -38,6 +38,7 @@ struct job {
 	int64_t my_offset;	    /* this rank's clock - rank 0's */
 	struct st_sampler *sampler; /* server ranks: /proc sampling during phases */
 	int nservers;		    /* ranks with the server role */
+	int touched;		    /* this rank made something on the target in this run */
 	MPI_Comm host_comm;	    /* the ranks of this host (MPI_COMM_NULL before) */
 	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */

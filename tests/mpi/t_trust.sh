@@ -345,8 +345,10 @@ off read: above the measured limit of 1 MB/s (network): the client's page cache 
 
 t_interrupted_run_leaves_no_files() {
 	mkdir target
-	# one combination of real files; Ctrl-C while they are being written
-	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 2 $ST --target "$T/target" --block 64k --size 256m \
+	# one combination of real files; Ctrl-C while they are being written (4k
+	# calls: 64k ones had written and read it all, and the run was complete,
+	# before a loaded machine's poll below saw the files)
+	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 2 $ST --target "$T/target" --block 4k --size 256m \
 		--threads 2 --direct off --fsync on --db "$T/s.db" --quiet >out 2>&1 &
 	mp=$!
 	k=0
