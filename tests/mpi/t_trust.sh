@@ -345,11 +345,12 @@ off read: above the measured limit of 1 MB/s (network): the client's page cache 
 
 t_interrupted_run_leaves_no_files() {
 	mkdir target
-	# one combination of real files; Ctrl-C while they are being written (4k
-	# calls: 64k ones had written and read it all, and the run was complete,
-	# before a loaded machine's poll below saw the files)
-	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 2 $ST --target "$T/target" --block 4k --size 256m \
-		--threads 2 --direct off --fsync on --db "$T/s.db" --quiet >out 2>&1 &
+	# one combination of real files; Ctrl-C while they are being written: a
+	# time-based write phase (--runtime 60, wrapping round the file), so the run
+	# is still writing however fast the machine (4k calls of 256m had all been
+	# written and read, complete, before the signal on a 2-core machine)
+	OMPI_MCA_odls_base_sigkill_timeout=3 $MPIRUN -np 2 $ST --target "$T/target" --block 4k --size 16m \
+		--threads 2 --direct off --fsync on --phases write --runtime 60 --db "$T/s.db" --quiet >out 2>&1 &
 	mp=$!
 	k=0
 	until [ "$(ls target/stcluster-*/ 2>/dev/null | wc -l)" = 4 ] || [ $k -ge 400 ]; do sleep 0.05; k=$((k + 1)); done
