@@ -115,6 +115,8 @@ struct st_effective {
 	int64_t v[ST_OPT_COUNT];   /* same encoding as st_combo.v */
 	int64_t max[ST_OPT_COUNT]; /* the server's or kernel's maximum, 0 unknown */
 	char options[512];	   /* options in force as the system shows them */
+	char added[32];		   /* options the mount driver added unasked ("nolock"), "" none */
+	char note[512];		   /* why effective differs from asked: "option: why; ..." */
 };
 
 /* Per-rank answer to "did preparation of this combination work?". */

@@ -64,7 +64,7 @@ int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_s
 	int mounted = env->cfg->o[ST_OPT_MOUNT].n > 0;
 	if (env->eff) {
 		char why[200] = "";
-		int rc = st_mount_read_effective(target, mounted ? env->cfg->o[ST_OPT_FSTYPE].s : NULL,
+		int rc = st_mount_read_effective(target, mounted ? env->cfg->o[ST_OPT_FSTYPE].s : NULL, NULL,
 						 env->eff, why, sizeof(why));
 		if (rc < 0 && mounted) {
 			snprintf(msg, n, "%s is not the mount stcluster made: %s", target, why);
