@@ -206,18 +206,22 @@ static void result_begin(struct io_thread *t, int phase)
 	atomic_store_explicit(&t->live, 0, memory_order_relaxed);
 }
 
-/* One block's call: the bytes moved, or -errno. A short write moved what
- * fitted; as with write(2), the call for the rest says why (ENOSPC,
- * EDQUOT, EFBIG): that errno goes to *short_err. */
+/* One block's call: the bytes moved, or -errno. A short transfer moved
+ * what it could; as with write(2) and read(2), the call for the rest says
+ * why (ENOSPC, EDQUOT, EFBIG; a soft mount's EIO or ETIMEDOUT): that errno
+ * goes to *short_err. A read whose rest finds the end of file (0) is short
+ * with no errno. */
 static ssize_t transfer(struct io_thread *t, void *fh, int write, uint64_t off, int *short_err)
 {
 	struct st_worker *w = t->w;
 	ssize_t n = write ? w->e->pwrite(t->ts, fh, t->buf, (size_t)w->block, off)
 			  : w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
 	*short_err = 0;
-	while (write && n > 0 && n < w->block) {
-		ssize_t m = w->e->pwrite(t->ts, fh, t->buf + n, (size_t)(w->block - n),
-					 off + (uint64_t)n);
+	while (n > 0 && n < w->block) {
+		ssize_t m = write ? w->e->pwrite(t->ts, fh, t->buf + n, (size_t)(w->block - n),
+						 off + (uint64_t)n)
+				  : w->e->pread(t->ts, fh, t->buf + n, (size_t)(w->block - n),
+						off + (uint64_t)n);
 		if (m <= 0) {
 			*short_err = m < 0 ? (int)-m : 0;
 			break;
@@ -266,7 +270,7 @@ static void blocks(struct io_thread *t, struct block_order *o, void *fh, int pha
 		atomic_store_explicit(&t->live, r->bytes, memory_order_relaxed);
 		r->ops++;
 		if (short_err) {
-			set_error(r, short_err, ST_OP_WRITE, phase, off + (uint64_t)n);
+			set_error(r, short_err, write ? ST_OP_WRITE : ST_OP_READ, phase, off + (uint64_t)n);
 			break;
 		}
 		if (n < w->block) {
