@@ -141,6 +141,11 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			      0, 0, "auto",
 			      "live: one updating line (combination, phase, elapsed, MB/s, ETA); plain: a "
 			      "line per finished phase; auto: live on a terminal" },
+	/* issue 10: the kernel client's mount driver */
+	[ST_OPT_MOUNT_OVER] = { "mount-over", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
+				"--mount: a --target that is already a mount point is mounted over (it "
+				"stays as it is underneath and is back in view at the end); refused "
+				"without this" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
@@ -543,6 +548,8 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 							     "it cannot be combined with --data zero");
 	if (cfg->o[ST_OPT_MOUNT].n && engine != ST_ENGINE_POSIX)
 		return fail(err, errn, NULL, "--mount: only for --engine posix");
+	if (cfg->o[ST_OPT_MOUNT_OVER].n && !cfg->o[ST_OPT_MOUNT].n)
+		return fail(err, errn, NULL, "--mount-over: only with --mount SOURCE");
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
 		return fail(err, errn, NULL,

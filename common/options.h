@@ -52,6 +52,8 @@ enum st_opt_id {
 	ST_OPT_SHUFFLE,
 	ST_OPT_RESUME,
 	ST_OPT_PROGRESS,
+	/* issue 10: the kernel client's mount driver */
+	ST_OPT_MOUNT_OVER,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,

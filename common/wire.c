@@ -25,6 +25,7 @@ uint64_t st_wire_stamp(void)
 		sizeof(struct st_sample),	  sizeof(struct st_progress_msg),
 		sizeof(struct st_mount_msg),	  sizeof(struct st_cache_drop_msg),
 		sizeof(struct st_netbench_msg),	  sizeof(struct st_diskbench_msg),
+		sizeof(struct st_target_check_msg),
 	};
 	uint32_t h = 2166136261u; /* FNV-1a over the sizes */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {

@@ -189,6 +189,12 @@ struct st_cache_drop_msg {
 	char msg[200];	   /* why it failed */
 };
 
+/* --mount: can this client host mount on --target? To rank 0, before the run (job.c). */
+struct st_target_check_msg {
+	int32_t rc;	   /* 0 or -errno */
+	char msg[240];	   /* why not, when rc */
+};
+
 /* What each rank tells rank 0 after one network baseline step (baselines.c). */
 struct st_netbench_msg {
 	int32_t rc;		   /* 0 or -errno */

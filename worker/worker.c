@@ -468,6 +468,10 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	pthread_cond_init(&w->cmd_cv, NULL);
 	pthread_cond_init(&w->done_cv, NULL);
 
+	/* a server or idle rank does no client I/O: no engine (with --mount
+	 * its host never mounts the target, which may not even exist there) */
+	if (a->role != ST_ROLE_CLIENT)
+		return w;
 	struct st_engine_env env = { .cfg = a->cfg, .combo = a->combo, .rank = a->rank,
 				     .eff = &ps->eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };

@@ -121,7 +121,14 @@ static int validate_places(const struct job *j, char *err, size_t n)
 	const struct st_config *c = &j->cfg;
 	if (c->o[ST_OPT_DRY_RUN].n)
 		return 0;
-	if (j->engine->caps & ST_EC_NEEDS_TARGET_DIR) {
+	/* a rank 0 on the NFS server's host does no client I/O: the target
+	 * need not exist there (with --mount, check_mount_targets asks every
+	 * client host) */
+	struct st_host_info me = { 0 };
+	char serves[256];
+	st_hostinfo_names(&me);
+	st_server_address(c, &me, serves, sizeof(serves));
+	if ((j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !serves[0] && !c->o[ST_OPT_MOUNT].n) {
 		const char *t = c->o[ST_OPT_TARGET].s;
 		struct stat st;
 		char real[4096];
@@ -453,6 +460,42 @@ static int cluster_roles(struct job *j)
 	return 0;
 }
 
+/* --mount, before anything is created: on every client host (its local
+ * rank 0) the target is a directory stcluster may mount on - not a mount
+ * point already, unless --mount-over - and the rank is root. 0, or 2 after
+ * one line naming the first host that says no. */
+static int check_mount_targets(struct job *j)
+{
+	if (!j->cfg.o[ST_OPT_MOUNT].n)
+		return 0;
+	struct st_target_check_msg me = { 0 }, *all = NULL;
+	const char *t = j->cfg.o[ST_OPT_TARGET].s;
+	if (j->roles[j->rank] == ST_ROLE_CLIENT && j->hosts[j->rank].local_rank == 0) {
+		if (geteuid() != 0) {
+			me.rc = -EPERM;
+			snprintf(me.msg, sizeof(me.msg), "mounting needs root (euid %d)", (int)geteuid());
+		} else {
+			me.rc = st_mount_check_target(t, j->cfg.o[ST_OPT_MOUNT_OVER].n > 0, me.msg,
+						      sizeof(me.msg));
+		}
+	}
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
+		st_die("out of memory");
+	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	int bad = -1;
+	for (int r = 0; j->rank == 0 && r < j->size && bad < 0; r++)
+		if (all[r].rc)
+			bad = r;
+	if (bad >= 0)
+		fprintf(stderr, "stcluster: --%s: '%s' on host %s (rank %d): %s\n",
+			all[bad].rc == -EPERM ? "mount" : "target", t, j->hosts[bad].hostname, bad,
+			all[bad].msg);
+	free(all);
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return bad >= 0 ? 2 : 0;
+}
+
 /* Step 3: each rank's clock offset to rank 0 (ping-pong, the lowest
  * round trip kept), so every timing lands on one timeline. */
 static void sync_clocks(struct job *j)
@@ -607,7 +650,7 @@ static int run_job(struct job *j, int argc, char **argv)
 {
 	int resuming = j->cfg.o[ST_OPT_RESUME].n > 0;
 	run_identity(j, resuming);
-	if (cluster_roles(j))
+	if (cluster_roles(j) || check_mount_targets(j))
 		return 2;
 	sync_clocks(j);
 	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
