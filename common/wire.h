@@ -103,6 +103,7 @@ struct st_rank_result {
 	int32_t first_bad_thread;  /* that thread, -1 none */
 	uint32_t pad;
 	char cache_drop[24];	   /* --mount: how the cache was dropped before this phase */
+	char cache_drop_note[200]; /* why that way, and why not the other */
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */
@@ -180,7 +181,8 @@ struct st_progress_msg {
 /* --mount: how local rank 0's mount went, to the ranks of its host (combo.c). */
 struct st_mount_msg {
 	int32_t rc;	   /* 0 or -errno */
-	char msg[240];	   /* why, when rc */
+	char msg[240];	   /* why, when rc; when an option was added: why it was */
+	char added[32];	   /* options the driver added unasked ("nolock"), "" none */
 };
 
 /* --mount: how local rank 0 dropped the host's cache, to the ranks of its host. */

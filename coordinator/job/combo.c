@@ -112,59 +112,116 @@ static struct st_sample *gather_samples(struct job *j, const struct st_sample *m
 	return all;
 }
 
+/* The -o text of combination c as this host mounts it: its options, and
+ * what the mount driver added to them here (nolock without rpc.statd). */
+static int host_options(const struct job *j, const struct st_combo *c, char *opts, size_t n)
+{
+	int rc = st_mount_options(&j->cfg, c, opts, n);
+	if (rc == 0 && j->mnt && j->mnt->added[0]) {
+		size_t l = strlen(opts);
+		if (snprintf(opts + l, n - l, "%s%s", l ? "," : "", j->mnt->added) >= (int)(n - l))
+			rc = -E2BIG;
+	}
+	return rc;
+}
+
+/* The mount of one combination, on local rank 0 of a client host (may
+ * block: rank 0 runs it under its deadline, st_step_local). */
+struct mount_work {
+	struct job *j;
+	const struct st_combo *c;
+	struct st_mount_msg res;
+};
+
+static void mount_local(void *arg)
+{
+	struct mount_work *m = arg;
+	struct job *j = m->j;
+	char opts[ST_STR_MAX], msg[200] = "";
+	if (st_mount_options(&j->cfg, m->c, opts, sizeof(opts)) < 0) {
+		m->res.rc = -EINVAL;
+		snprintf(m->res.msg, sizeof(m->res.msg), "mount options: %s", opts);
+		return;
+	}
+	m->res.rc = st_mount_take(j->mnt, j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
+				  j->cfg.o[ST_OPT_TARGET].s, msg, sizeof(msg));
+	if (m->res.rc)
+		snprintf(m->res.msg, sizeof(m->res.msg), "mount -t %s -o %s %s %s: %s",
+			 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
+			 j->cfg.o[ST_OPT_TARGET].s, msg);
+	else if (j->mnt->added[0]) {
+		st_copy(m->res.added, sizeof(m->res.added), j->mnt->added);
+		st_copy(m->res.msg, sizeof(m->res.msg), j->mnt->added_why);
+	}
+}
+
 /* --mount: local rank 0 of each client host mounts the target with this
  * combination's options, once every rank of the host is done with the
- * previous combination (an open directory would make the umount busy).
- * 0, or -1 with ps filled as a failed preparation. */
-static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps)
+ * previous combination (an open file would make the umount busy).
+ * 0, or -1 with ps filled as a failed preparation; *added gets what the
+ * driver added to the options (its note for the store). */
+static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps,
+		      struct st_mount_msg *added)
 {
-	struct st_mount_msg res = { 0 };
+	struct mount_work m = { .j = j, .c = c };
 	memset(ps, 0, sizeof(*ps));
+	memset(added, 0, sizeof(*added));
 	ps->version = ST_WIRE_VERSION;
 	if (!j->cfg.o[ST_OPT_MOUNT].n || j->roles[j->rank] != ST_ROLE_CLIENT)
 		return 0;
 	MPI_Barrier(j->host_comm);
 	if (j->hosts[j->rank].local_rank == 0) {
-		char opts[ST_STR_MAX], msg[200] = "";
-		if (st_mount_options(&j->cfg, c, opts, sizeof(opts)) < 0) {
-			res.rc = -EINVAL;
-			snprintf(res.msg, sizeof(res.msg), "mount options: %s", opts);
-		} else {
-			res.rc = st_mount_apply(j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
-						j->cfg.o[ST_OPT_TARGET].s, 0, msg, sizeof(msg));
-			if (res.rc)
-				snprintf(res.msg, sizeof(res.msg), "mount -t %s -o %s %s %s: %s",
-					 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
-					 j->cfg.o[ST_OPT_TARGET].s, msg);
-		}
+		if (!j->mnt && !(j->mnt = calloc(1, sizeof(*j->mnt))))
+			st_die("out of memory");
+		st_step_local(j, mount_local, &m, st_now_ns(), "the end of its mount");
 	}
-	MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
-	if (!res.rc)
+	MPI_Bcast(&m.res, (int)sizeof(m.res), MPI_BYTE, 0, j->host_comm);
+	if (!m.res.rc) {
+		*added = m.res;
 		return 0;
-	ps->err = -res.rc;
+	}
+	ps->err = -m.res.rc;
 	ps->op = ST_OP_PREPARE;
-	st_copy(ps->message, sizeof(ps->message), res.msg);
+	st_copy(ps->message, sizeof(ps->message), m.res.msg);
 	return -1;
 }
 
-/* --mount, before a read phase that follows a write: each client host drops
- * its cache for the files (remount, or drop_caches); the method is returned. */
-static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n)
+struct drop_work {
+	struct job *j;
+	const struct st_combo *c;
+	struct st_cache_drop_msg res;
+};
+
+static void drop_local(void *arg)
 {
-	struct st_cache_drop_msg res = { "", "" };
+	struct drop_work *d = arg;
+	struct job *j = d->j;
+	char opts[ST_STR_MAX];
+	host_options(j, d->c, opts, sizeof(opts));
+	if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
+			   j->cfg.o[ST_OPT_FSTYPE].s, opts, d->res.method, sizeof(d->res.method),
+			   d->res.msg, sizeof(d->res.msg)) < 0)
+		snprintf(d->res.method, sizeof(d->res.method), "failed");
+	/* a remount cycle made a new mount: that one is stcluster's now */
+	if (j->mnt)
+		st_mount_adopt(j->mnt);
+}
+
+/* --mount, before a read phase that follows a write: each client host drops
+ * its cache for the files (remount, or drop_caches); the method is
+ * returned, and in note why that one and not the other. */
+static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n,
+			    char *note, size_t nn)
+{
+	struct drop_work d = { .j = j, .c = c, .res = { "", "" } };
 	if (j->roles[j->rank] == ST_ROLE_CLIENT) {
 		MPI_Barrier(j->host_comm);
-		if (j->hosts[j->rank].local_rank == 0) {
-			char opts[ST_STR_MAX];
-			st_mount_options(&j->cfg, c, opts, sizeof(opts));
-			if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
-					   j->cfg.o[ST_OPT_FSTYPE].s, opts, res.method, sizeof(res.method),
-					   res.msg, sizeof(res.msg)) < 0)
-				snprintf(res.method, sizeof(res.method), "failed");
-		}
-		MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+		if (j->hosts[j->rank].local_rank == 0)
+			st_step_local(j, drop_local, &d, st_now_ns(), "the end of its cache drop");
+		MPI_Bcast(&d.res, (int)sizeof(d.res), MPI_BYTE, 0, j->host_comm);
 	}
-	st_copy(method, n, res.method);
+	st_copy(method, n, d.res.method);
+	st_copy(note, nn, d.res.msg);
 }
 
 /* One combination on its way through the script: what each step leaves
@@ -208,6 +265,16 @@ static void record_skipped(struct job *j, const struct combo_run *r)
 		       r->why);
 }
 
+struct prepare_work {
+	struct combo_run *r;
+};
+
+static void prepare_local(void *arg)
+{
+	struct combo_run *r = ((struct prepare_work *)arg)->r;
+	r->w = st_worker_prepare(&r->wa, &r->ps);
+}
+
 /* Every rank prepares (the mount, the engine, pinned threads, files laid
  * out); rank 0 gathers how it went, and all agree whether it failed
  * anywhere (then no phase runs and the combination is stored as failed). */
@@ -221,10 +288,20 @@ static void prepare(struct job *j, struct combo_run *r)
 	};
 	int64_t prep_start = st_now_ns();
 	st_watch_where(j->watch, (int)r->c->seq, -1);
-	if (mount_step(j, r->c, &r->ps) == 0) {
-		r->w = st_worker_prepare(&r->wa, &r->ps);
+	struct st_mount_msg added;
+	if (mount_step(j, r->c, &r->ps, &added) == 0) {
+		struct prepare_work pw = { .r = r };
+		st_step_local(j, prepare_local, &pw, st_now_ns(), "the end of its preparation");
 		if (!r->w)
 			st_die("out of memory preparing a combination");
+		if (added.added[0]) {
+			struct st_effective *e = &r->ps.eff;
+			st_copy(e->added, sizeof(e->added), added.added);
+			size_t l = strlen(e->note);
+			snprintf(e->note + l, sizeof(e->note) - l,
+				 "%slock: %s added by stcluster, which takes no locks (%s)", l ? "; " : "",
+				 added.added, added.msg);
+		}
 	}
 	if (j->rank == 0 && !(r->all_ps = calloc((size_t)j->size, sizeof(*r->all_ps))))
 		st_die("out of memory");
@@ -257,10 +334,11 @@ static void alloc_results(struct job *j, struct combo_run *r)
 /* A phase opens: the cache drop --mount needs before a read that follows a
  * write, then the barrier that releases every rank at once. Returns the
  * release time (local clock). */
-static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n)
+static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n,
+			  char *note, size_t nn)
 {
 	if (j->cfg.o[ST_OPT_MOUNT].n && r->wrote && (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD)) {
-		drop_cache_step(j, r->c, cache_drop, n);
+		drop_cache_step(j, r->c, cache_drop, n, note, nn);
 		r->wrote = 0;
 	}
 	char what[64];
@@ -275,15 +353,27 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 /* The timed I/O: the client threads run the phase (rank 0 keeps the live
  * line meanwhile); rr and r->mine get this rank's figures. */
 static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
-		     const char *cache_drop, struct st_rank_result *rr)
+		     const char *cache_drop, const char *note, struct st_rank_result *rr)
 {
 	st_worker_phase_begin(r->w, p, release);
-	if (j->progress == PROGRESS_LIVE)
+	if (j->progress == PROGRESS_LIVE) {
 		st_progress_live(j, r->w, r->c, p, r->total, release);
-	else
+	} else if (j->rank == 0) {
+		/* rank 0's own threads (a hard mount that never answers) must
+		 * not hold the deadline that watches every rank */
+		int64_t deadline = st_step_deadline(j, release);
+		while (!st_worker_phase_wait(r->w, st_now_ns() + 100000000LL))
+			if (st_now_ns() > deadline) {
+				char what[64];
+				snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
+				st_step_abort_local(j, what, release);
+			}
+	} else {
 		st_worker_phase_wait(r->w, INT64_MAX);
+	}
 	st_worker_phase_end(r->w, rr, r->mine);
 	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
+	st_copy(rr->cache_drop_note, sizeof(rr->cache_drop_note), note);
 	r->wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
 }
 
@@ -363,14 +453,19 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 static void run_phase(struct job *j, struct combo_run *r, int p)
 {
 	struct st_rank_result rr;
-	char cache_drop[24] = "";
+	char cache_drop[24] = "", note[200] = "";
 	size_t nsamples;
-	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop));
-	phase_io(j, r, p, release, cache_drop, &rr);
+	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop), note, sizeof(note));
+	phase_io(j, r, p, release, cache_drop, note, &rr);
 	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
 	phase_gather(j, r, p, &rr, samples, nsamples);
 	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
 		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
+}
+
+static void finish_local(void *w)
+{
+	st_worker_finish(w);
 }
 
 /* After the last phase: partners may still read this rank's files until
@@ -380,7 +475,7 @@ static void finish(struct job *j, struct combo_run *r)
 	MPI_Request q;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	st_step_await(j, &q, st_now_ns(), "the end of the combination");
-	st_worker_finish(r->w);
+	st_step_local(j, finish_local, r->w, st_now_ns(), "the end of removing its files");
 	st_watch_where(j->watch, -1, -1);
 }
 

@@ -599,6 +599,25 @@ static void sweep(struct job *j, uint64_t total, const unsigned char *stored)
 	}
 }
 
+struct end_work {
+	struct job *j;
+	const struct st_worker_args *wa;
+};
+
+static void remove_local(void *arg)
+{
+	st_worker_remove_run_dir(((struct end_work *)arg)->wa);
+}
+
+static void release_local(void *arg)
+{
+	struct job *j = ((struct end_work *)arg)->j;
+	char msg[ST_ERR_MAX];
+	if (st_mount_release(j->mnt, 0, msg, sizeof(msg)))
+		fprintf(stderr, "stcluster: rank %d (host %s): %s\n", j->rank,
+			j->hosts[j->rank].hostname, msg);
+}
+
 /* The end, once every rank is through the sweep: what is left of this
  * run's files removed; rank 0 marks the run complete (or failed: a store
  * write failed) and prints its report; the watch ends in order. Returns
@@ -612,8 +631,16 @@ static int end_run(struct job *j, uint64_t total)
 	st_plan_combo(&j->cfg, 0, &none);
 	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
 				     .rank = j->rank, .run_dir = j->run_dir };
+	struct end_work ew = { .j = j, .wa = &wa };
 	if (j->roles[j->rank] == ST_ROLE_CLIENT)
-		st_worker_remove_run_dir(&wa);
+		st_step_local(j, remove_local, &ew, st_now_ns(), "the end of removing its files");
+	/* the target as it was before the run: stcluster's mount taken away,
+	 * once every rank of the host is done with it */
+	if (j->cfg.o[ST_OPT_MOUNT].n && j->roles[j->rank] == ST_ROLE_CLIENT) {
+		MPI_Barrier(j->host_comm);
+		if (j->mnt)
+			st_step_local(j, release_local, &ew, st_now_ns(), "the end of its umount");
+	}
 
 	int rc = 0;
 	if (j->rank == 0) {
@@ -707,6 +734,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	MPI_Comm_free(&j->progress_comm);
 	MPI_Comm_free(&j->step_comm);
 	free(j->last_step);
+	free(j->mnt);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

@@ -10,6 +10,7 @@
 #include "../../common/options.h"
 #include "../../common/wire.h"
 #include "../../worker/engine.h"
+#include "../../worker/mount.h"
 #include "../../worker/sampler.h"
 #include "job.h"
 
@@ -54,6 +55,7 @@ struct job {
 	int *last_step;		    /* rank 0: per rank, the last step it reached */
 	int step_buf[STEP_RING];    /* others: send buffers of those messages */
 	st_run_report_fn *report;   /* rank 0: prints the run's report at its end */
+	struct st_mount_state *mnt; /* --mount, local rank 0 of a client host: what it mounted */
 };
 
 #endif
