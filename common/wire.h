@@ -120,6 +120,48 @@ struct st_effective {
 	char note[512];		   /* why effective differs from asked: "option: why; ..." */
 };
 
+/* ---- what went over the wire: RPC counts of one rank and phase ---- */
+
+enum st_rpc_source { ST_RPC_NONE, ST_RPC_MOUNTSTATS, ST_RPC_LIBNFS };
+extern const char *const st_rpc_source_names[]; /* "", "mountstats", "libnfs" */
+
+/* How the stable_how counts of a WRITE were found. */
+enum st_rpc_basis { ST_RPC_BASIS_NONE, ST_RPC_BASIS_MEASURED, ST_RPC_BASIS_INFERRED };
+extern const char *const st_rpc_basis_names[]; /* "", "measured", "inferred" */
+
+#define ST_RPC_OPS 24	  /* operations per phase kept (the busiest, by calls) */
+#define ST_RPC_HISTS 3	  /* libnfs: the time of each READ, WRITE, COMMIT */
+
+/* One NFS operation over a phase (mountstats: the delta of its per-op line). */
+struct st_rpc_op {
+	char name[24];	     /* READ, WRITE, COMMIT, GETATTR, ... as mountstats names them */
+	uint64_t ops;	     /* calls completed */
+	uint64_t trans;	     /* transmissions: ops + retransmissions */
+	uint64_t timeouts;   /* major timeouts */
+	uint64_t bytes_sent; /* bytes */
+	uint64_t bytes_recv; /* bytes */
+	uint64_t queue_us;   /* summed over the calls, us */
+	uint64_t rtt_us;     /* summed, us */
+	uint64_t exe_us;     /* summed, us */
+	uint64_t errors;     /* calls that ended in an error */
+	uint64_t file_sync, data_sync, unstable; /* WRITE: calls by stable_how */
+};
+
+struct st_rpc_result {
+	uint32_t version; /* ST_WIRE_VERSION */
+	uint32_t rank;	  /* MPI rank */
+	uint32_t phase;	  /* enum st_phase */
+	uint32_t source;  /* enum st_rpc_source; NONE: nothing counted by this rank */
+	uint32_t nops;	  /* entries of op[] in use */
+	uint32_t basis;	  /* enum st_rpc_basis of the WRITE entry's stable_how counts */
+	uint32_t xprts;	  /* transports (connections) */
+	uint32_t pad;
+	uint64_t connects, sends, recvs, bad_xids, backlog_u; /* transports, summed */
+	char note[120];	  /* e.g. "counters reset during the phase"; "" none */
+	struct st_rpc_op op[ST_RPC_OPS];
+	struct st_hist hist[ST_RPC_HISTS]; /* libnfs: READ, WRITE, COMMIT call times */
+};
+
 /* Per-rank answer to "did preparation of this combination work?". */
 struct st_prepare_status {
 	uint32_t version; /* ST_WIRE_VERSION */

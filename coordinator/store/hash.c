@@ -66,6 +66,10 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
  * every column. Every table of sql/schema.sql is here (test_store.c alters
  * each column of each table in turn and expects the audit to see it).
  *
+ * A table a later schema version added (rpc_stat, version 3) is hashed only
+ * when the combination has rows in it: the combinations stored before have
+ * none, and their hashes stay as they were written.
+ *
  * A hash is only refreshed from the rows when the stored one still matched
  * them (a --resume adds hosts, a baseline adds a row): a change made in
  * between stays visible. The result hash is rebuilt from the stored row
@@ -75,20 +79,22 @@ struct hashed_table {
 	const char *table;
 	const char *by;	   /* the column that selects the rows (?1) */
 	const char *order; /* the key columns; NULL: no key, every column */
+	int later;	   /* added by a later schema version: hashed only when it has rows */
 };
 
 static const struct hashed_table combo_tables[] = {
-	{ "combo", "combo_id", "run_id, seq" },
-	{ "effective_option", "combo_id", "rank, option" },
-	{ "combo_failure", "combo_id", "rank" },
-	{ "phase_run", "combo_id", "phase" },
-	{ "rank_result", "combo_id", "phase, rank" },
-	{ "thread_result", "combo_id", "phase, rank, thread" },
-	{ "sample", "combo_id", NULL },
+	{ "combo", "combo_id", "run_id, seq", 0 },
+	{ "effective_option", "combo_id", "rank, option", 0 },
+	{ "combo_failure", "combo_id", "rank", 0 },
+	{ "phase_run", "combo_id", "phase", 0 },
+	{ "rank_result", "combo_id", "phase, rank", 0 },
+	{ "thread_result", "combo_id", "phase, rank, thread", 0 },
+	{ "sample", "combo_id", NULL, 0 },
+	{ "rpc_stat", "combo_id", "phase, rank, source, op", 1 },
 };
-static const struct hashed_table run_table = { "run", "run_id", "run_id" };
-static const struct hashed_table host_table = { "host", "run_id", "rank" };
-static const struct hashed_table baseline_table = { "baseline", "run_id", NULL };
+static const struct hashed_table run_table = { "run", "run_id", "run_id", 0 };
+static const struct hashed_table host_table = { "host", "run_id", "rank", 0 };
+static const struct hashed_table baseline_table = { "baseline", "run_id", NULL, 0 };
 
 /* The run row: what is fixed when the run begins, and what its end (or an
  * abort, or a resume) sets. */
@@ -104,6 +110,7 @@ static const char *const unhashed_columns[] = { "combo_id", "row_hash", "config_
 /* One table's rows for one key: a statement and its column names. */
 struct hq {
 	const char *table;
+	int later; /* hashed_table.later */
 	sqlite3_stmt *st;
 	char **names;
 	int ncols;
@@ -155,6 +162,7 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 		      const char *const *cols, char *err, size_t n)
 {
 	q->table = t->table;
+	q->later = t->later;
 	if (cols) {
 		for (; *cols; cols++)
 			if (hq_add_name(q, *cols))
@@ -177,6 +185,8 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 		if (rc != SQLITE_DONE)
 			return fail(err, n, "store: %s", sqlite3_errmsg(db));
 	}
+	if (q->ncols == 0 && t->later)
+		return 0; /* a store of an older version, read as it is: no such rows */
 	if (q->ncols == 0)
 		return fail(err, n, "store: table %s is missing", t->table);
 	char *sql = NULL;
@@ -273,14 +283,22 @@ struct st_hasher *st_hasher_new(sqlite3 *db, char *err, size_t n)
 static int hq_digest(struct st_digest *d, struct hq *q, const char *text, int64_t key,
 		     int64_t *rows, char *err, size_t n)
 {
+	if (!q->st) {
+		if (rows)
+			*rows = 0;
+		return 0;
+	}
 	if (text)
 		sqlite3_bind_text(q->st, 1, text, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_int64(q->st, 1, key);
-	st_digest_field(d, 'T', q->table, strlen(q->table));
+	if (!q->later)
+		st_digest_field(d, 'T', q->table, strlen(q->table));
 	int64_t k = 0;
 	int rc;
 	while ((rc = sqlite3_step(q->st)) == SQLITE_ROW) {
+		if (q->later && k == 0)
+			st_digest_field(d, 'T', q->table, strlen(q->table));
 		st_digest_row(d, q->st, (const char *const *)q->names, q->ncols);
 		k++;
 	}

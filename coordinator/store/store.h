@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 2
+#define ST_SCHEMA_VERSION 3
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,
@@ -118,6 +118,7 @@ struct st_phase_record {
 	int64_t gathered_ns; /* common timeline: all results were on rank 0 */
 	const struct st_sample *samples; /* server ranks' samples, all ranks */
 	size_t nsamples;
+	const struct st_rpc_result *rpc; /* nranks entries (what went over the wire), or NULL */
 };
 
 struct st_combo_record {

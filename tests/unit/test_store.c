@@ -374,6 +374,7 @@ struct fixture {
 	struct st_thread_result tr[2];
 	struct st_sample samples[2];
 	struct st_prepare_status prep[3];
+	struct st_rpc_result rpc[3];
 	struct st_combo combo;
 };
 
@@ -412,6 +413,39 @@ static void fixture_init(struct fixture *f)
 		f->prep[r].eff.v[ST_OPT_RSIZE] = 65536;
 		f->prep[r].eff.max[ST_OPT_RSIZE] = 1 << 20;
 		snprintf(f->prep[r].eff.options, sizeof(f->prep[r].eff.options), "rw,rsize=65536");
+		snprintf(f->prep[r].eff.added, sizeof(f->prep[r].eff.added), "nolock");
+		snprintf(f->prep[r].eff.note, sizeof(f->prep[r].eff.note),
+			 "rsize: 131072 asked, 65536 granted; lock: nolock added");
+	}
+	snprintf(f->rr[0].cache_drop, sizeof(f->rr[0].cache_drop), "remount");
+	snprintf(f->rr[0].cache_drop_note, sizeof(f->rr[0].cache_drop_note), "a new superblock");
+	/* what went over the wire: the kernel's counts on rank 0, libnfs's on rank 1 */
+	for (int r = 0; r < 2; r++) {
+		struct st_rpc_result *x = &f->rpc[r];
+		x->version = ST_WIRE_VERSION;
+		x->rank = (uint32_t)r;
+		x->source = r == 0 ? ST_RPC_MOUNTSTATS : ST_RPC_LIBNFS;
+		x->basis = r == 0 ? ST_RPC_BASIS_INFERRED : ST_RPC_BASIS_MEASURED;
+		x->nops = 2;
+		x->xprts = 1;
+		x->connects = 1;
+		x->sends = x->recvs = 12;
+		x->bad_xids = 0;
+		x->backlog_u = 3;
+		snprintf(x->note, sizeof(x->note), "fixture");
+		snprintf(x->op[0].name, sizeof(x->op[0].name), "WRITE");
+		x->op[0].ops = x->op[0].trans = 10;
+		x->op[0].bytes_sent = 1000 + 1200;
+		x->op[0].bytes_recv = 1100;
+		x->op[0].queue_us = 5;
+		x->op[0].rtt_us = 700;
+		x->op[0].exe_us = 800;
+		x->op[0].file_sync = 10;
+		snprintf(x->op[1].name, sizeof(x->op[1].name), "COMMIT");
+		x->op[1].ops = x->op[1].trans = 2;
+		for (int h = 0; h < ST_RPC_HISTS; h++)
+			st_hist_init(&x->hist[h]);
+		st_hist_add(&x->hist[1], 70000);
 	}
 	st_plan_combo(&f->cfg, 0, &f->combo);
 }
@@ -437,7 +471,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 	char err[ST_ERR_MAX];
 	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = f->rr, .threads = f->tr,
 				      .nthreads = 2, .gathered_ns = 5, .samples = f->samples,
-				      .nsamples = 2 };
+				      .nsamples = 2, .rpc = f->rpc };
 	f->combo.seq = seq;
 	memset(&f->prep[1].err, 0, sizeof(f->prep[1].err));
 	if (failed) {
@@ -706,6 +740,79 @@ static void audit_aborted_run(void)
 	st_store_close(s);
 }
 
+/* What schema version 3 added, taken away again: a store as version 2 wrote it. */
+#define DROP_V3                                                                            \
+	"DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS rpc_flag; "                  \
+	"DROP VIEW IF EXISTS rpc_mix; DROP VIEW IF EXISTS option_override; "               \
+	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS result; "                  \
+	"DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS verdict; "                 \
+	"DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note; "             \
+	"ALTER TABLE phase_run DROP COLUMN cache_drop_note; "                              \
+	"ALTER TABLE rank_result DROP COLUMN cache_drop; "                                 \
+	"ALTER TABLE rank_result DROP COLUMN cache_drop_note; "
+
+/* A store of schema version 2: its run, hashed without the rpc_stat rows
+ * and the note columns version 3 added, audits ok before and after the
+ * migration (a table added later is hashed only when it has rows), and a
+ * new run in the migrated store has them, hashed. */
+static void audit_version_2_store(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/v2.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	/* what version 2 could write: no RPC counts, no notes */
+	memset(f.rpc, 0, sizeof(f.rpc));
+	for (int r = 0; r < 3; r++) {
+		f.prep[r].eff.note[0] = f.prep[r].eff.added[0] = '\0';
+		f.rr[r].cache_drop_note[0] = '\0';
+	}
+	f.rr[0].cache_drop[0] = '\0';
+	CHECK(fixture_begin(s, &f, "run-2", 2, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-2", 0, 0) == 0);
+	CHECK(st_store_end_run(s, "run-2", "complete", err, sizeof(err)) == 0);
+	CHECK(sqlite3_exec(st_store_db(s), DROP_V3 "PRAGMA user_version = 2", NULL, NULL, NULL) ==
+	      SQLITE_OK);
+	st_store_close(s);
+	s = st_store_open(path, 1, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	int hashed = 0;
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	CHECK(hashed == 1);
+	st_store_close(s);
+	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to version 3 */
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == ST_SCHEMA_VERSION);
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	fixture_init(&f);
+	CHECK(fixture_begin(s, &f, "run-3", 2, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-3", 0, 0) == 0);
+	CHECK_EQ_INT(altered(s, "run-3", &hashed), 0);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM rpc_stat") == 6);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM effective_option WHERE option = 'lock' AND "
+				 "effective = 'nolock' AND note = 'nolock added'") == 3);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM effective_option WHERE option = 'rsize' AND "
+				 "note = '131072 asked, 65536 granted'") == 3);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM rank_result WHERE cache_drop = 'remount' AND "
+				 "cache_drop_note = 'a new superblock'") == 1);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM phase_run WHERE cache_drop_note = 'a new "
+				 "superblock'") == 1);
+	/* a change of an RPC row is seen */
+	CHECK(sqlite3_exec(st_store_db(s), "UPDATE rpc_stat SET unstable = 1 WHERE op = 'WRITE'",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(altered(s, "run-3", NULL) >= 1);
+	CHECK_EQ_INT(altered(s, "run-2", NULL), 0);
+	st_store_close(s);
+}
+
 /* A store of schema version 1 (no hash columns): audited read-only as it
  * is, "no hashes", and left unchanged; migrated by the next run, its old
  * run still has none and the new run has them all; resuming the old run
@@ -735,7 +842,7 @@ static void audit_older_store(void)
 			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
-			   "ALTER TABLE combo DROP COLUMN row_hash; PRAGMA user_version = 1",
+			   "ALTER TABLE combo DROP COLUMN row_hash; " DROP_V3 "PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -826,6 +933,7 @@ const struct unit_test unit_store[] = {
 	{ "store: audit sees a change of every column of every table", audit_sees_every_column },
 	{ "store: audit after a crash and --resume; earlier changes stay visible", audit_resume_and_tampering },
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
+	{ "store: a schema 2 store's runs audit ok after the migration to 3", audit_version_2_store },
 	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };
