@@ -1276,6 +1276,49 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 	return rc;
 }
 
+/* The mount that holds canon (its mountinfo line into e), with the
+ * mountinfo text it was found in (*mi, caller frees). 0 or -errno. */
+static int holding(const char *canon, struct st_mountinfo_entry *e, char **mi, char *msg,
+		   size_t n)
+{
+	int rc = read_proc("/proc/self/mountinfo", mi);
+	if (rc) {
+		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
+		return rc;
+	}
+	/* the mount that holds canon: statx knows its id; without it (kernels
+	 * before 5.8) the nearest mount point up the path */
+	struct statx stx;
+	rc = -ENOENT;
+	if (statx(AT_FDCWD, canon, 0, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
+		rc = st_mountinfo_find_id(*mi, (int)stx.stx_mnt_id, e);
+	if (rc) {
+		char up[PATH_MAX];
+		st_copy(up, sizeof(up), canon);
+		while ((rc = st_mountinfo_find(*mi, up, e)) != 0 && strcmp(up, "/") != 0) {
+			char *slash = strrchr(up, '/');
+			slash[slash == up ? 1 : 0] = '\0';
+		}
+	}
+	if (rc)
+		set_msg(msg, n, "no mount holds %s in /proc/self/mountinfo", canon);
+	return rc;
+}
+
+int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, size_t n)
+{
+	char canon[PATH_MAX], *mi = NULL;
+	set_msg(msg, n, "%s", "");
+	if (!dir || !realpath(dir, canon)) {
+		int err = dir ? errno : EINVAL;
+		set_msg(msg, n, "target %s: %s", dir ? dir : "(none)", strerror(err));
+		return -err;
+	}
+	int rc = holding(canon, e, &mi, msg, n);
+	free(mi);
+	return rc;
+}
+
 int st_mount_read_effective(const char *target, const char *fstype, const struct st_combo *req,
 			    struct st_effective *eff, char *msg, size_t n)
 {
@@ -1292,29 +1335,9 @@ int st_mount_read_effective(const char *target, const char *fstype, const struct
 	}
 	char *mi = NULL, *ms = NULL;
 	struct st_mountinfo_entry *e = malloc(sizeof(*e));
-	int rc = e ? read_proc("/proc/self/mountinfo", &mi) : -ENOMEM;
-	if (rc) {
-		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
+	int rc = e ? holding(canon, e, &mi, msg, n) : -ENOMEM;
+	if (rc)
 		goto out_free;
-	}
-	/* the mount that holds canon: statx knows its id; without it (kernels
-	 * before 5.8) the nearest mount point up the path */
-	struct statx stx;
-	rc = -ENOENT;
-	if (statx(AT_FDCWD, canon, 0, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
-		rc = st_mountinfo_find_id(mi, (int)stx.stx_mnt_id, e);
-	if (rc) {
-		char up[PATH_MAX];
-		st_copy(up, sizeof(up), canon);
-		while ((rc = st_mountinfo_find(mi, up, e)) != 0 && strcmp(up, "/") != 0) {
-			char *slash = strrchr(up, '/');
-			slash[slash == up ? 1 : 0] = '\0';
-		}
-	}
-	if (rc) {
-		set_msg(msg, n, "no mount holds %s in /proc/self/mountinfo", canon);
-		goto out_free;
-	}
 	if (fstype && *fstype && strcmp(fstype, e->fstype) != 0 &&
 	    !(st_mount_is_nfs(fstype) && st_mount_is_nfs(e->fstype))) {
 		set_msg(msg, n, "%s is on a %s mount (%s on %s), not %s", canon, e->fstype, e->source,

@@ -219,6 +219,11 @@ int st_umount(const char *target, char *msg, size_t n);
 int st_mount_read_effective(const char *target, const char *fstype, const struct st_combo *req,
 			    struct st_effective *eff, char *msg, size_t n);
 
+/* The mount that holds dir (a directory; need not be a mount point): its
+ * mountinfo line, found by statx's mount id (else the nearest mount point
+ * up the path). Needs no root. 0, or -errno with msg. */
+int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, size_t n);
+
 /*
  * Drop the client's caches for the files under target before a read phase.
  * First syncfs(target), so dirty pages are written and can be dropped.

@@ -27,7 +27,7 @@ const char *unit_tmpdir(void)
 int main(int argc, char **argv)
 {
 	const struct unit_test *tables[] = { unit_units, unit_options, unit_hist, unit_permute,
-					     unit_store, unit_engine, unit_pin, unit_cluster, unit_mount,
+					     unit_store, unit_engine, unit_pin, unit_cluster, unit_mount, unit_rpcstats,
 					     unit_stats };
 	int passed = 0, failed = 0;
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)

@@ -599,7 +599,6 @@ static void explain_overrides(void)
 	struct st_combo c;
 	st_plan_combo(&cfg, 0, &c);
 	st_mount_explain(&c, mi, e, &eff);
-	fprintf(stderr, "    note: %s\n", eff.note);
 	CHECK(strstr(eff.note, "sync: noac makes the kernel write synchronously"));
 	CHECK(strstr(eff.note, "actimeo: noac sets every attribute cache time to 0"));
 	CHECK(strstr(eff.note, "wsize: 2097152 asked, 1048576 granted"));
