@@ -78,6 +78,14 @@ struct st_engine {
 	 * when its turn comes), or -errno. close() discards what was not taken. */
 	int (*prefetch)(void *ts, void *fh, size_t len, uint64_t off);
 
+	/* Optional (NULL: the engine counts no RPCs of its own). Add what this
+	 * thread's calls did since the last call (lnfs: per READ, WRITE and
+	 * COMMIT) into `into` - whose header and histograms st_worker_rpc set
+	 * up - and start counting afresh; into NULL: forget it. Only between
+	 * phases, while the thread is idle (the worker's command lock orders
+	 * it after the thread's last call). */
+	void (*thread_rpc)(void *thread_state, struct st_rpc_result *into);
+
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);
 	int (*rmdir)(void *rank_state, const char *path);

@@ -24,7 +24,6 @@
 #include "rpcstats.h"
 
 #include "../common/util.h"
-#include "mount.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -326,22 +325,14 @@ static int read_all(const char *path, char **out)
 	return 0;
 }
 
-int st_rpc_read(const char *dir, struct st_rpc_snap *out, char *msg, size_t n)
+int st_rpc_read(const char *mount_point, struct st_rpc_snap *out, char *msg, size_t n)
 {
-	struct st_mountinfo_entry *e = malloc(sizeof(*e));
 	char *text = NULL;
-	if (!e)
-		return -ENOMEM;
-	int rc = st_mount_holding(dir, e, msg, n);
-	if (rc == 0 && !st_mount_is_nfs(e->fstype)) {
-		snprintf(msg, n, "%s is on %s (%s), not NFS", dir, e->mount_point, e->fstype);
-		rc = -EMEDIUMTYPE;
-	}
-	if (rc == 0 && (rc = read_all("/proc/self/mountstats", &text)))
+	int rc = read_all("/proc/self/mountstats", &text);
+	if (rc)
 		snprintf(msg, n, "/proc/self/mountstats: %s", strerror(-rc));
-	if (rc == 0 && (rc = st_rpc_parse(text, e->mount_point, out)))
-		snprintf(msg, n, "/proc/self/mountstats has no RPC statistics for %s", e->mount_point);
+	else if ((rc = st_rpc_parse(text, mount_point, out)))
+		snprintf(msg, n, "/proc/self/mountstats has no RPC statistics for %s", mount_point);
 	free(text);
-	free(e);
 	return rc;
 }

@@ -65,11 +65,11 @@ void st_rpc_delta(const struct st_rpc_snap *before, const struct st_rpc_snap *af
 		  struct st_rpc_result *out);
 
 /*
- * Read the statistics of the NFS mount that holds dir (a directory; the
- * mount found by statx's mount id, else the nearest mount point up the
- * path). Needs no root. 0, or -errno with one line in msg (-EMEDIUMTYPE:
- * not on NFS).
+ * Read the statistics of the NFS mount on mount_point (st_mount_holding
+ * finds the mount point of a directory once; this reads /proc only, so it
+ * never waits for a server that does not answer). 0, or -errno with one
+ * line in msg.
  */
-int st_rpc_read(const char *dir, struct st_rpc_snap *out, char *msg, size_t n);
+int st_rpc_read(const char *mount_point, struct st_rpc_snap *out, char *msg, size_t n);
 
 #endif

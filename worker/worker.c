@@ -552,8 +552,30 @@ void st_worker_phase_begin(struct st_worker *w, int phase, int64_t release_local
 	if (w->nthreads == 0)
 		return;
 	w->deadline_ns = release_local_ns + w->a.cfg->o[ST_OPT_DEADLINE].v[0];
+	/* the engine's RPC counts start with the phase (not the layout's) */
+	for (int i = 0; w->e->thread_rpc && i < w->nthreads; i++)
+		if (w->t[i].ts)
+			w->e->thread_rpc(w->t[i].ts, NULL);
 	st_cpu_us(&w->cpu_user0, &w->cpu_sys0);
 	command_start(w, CMD_PHASE, phase);
+}
+
+int st_worker_rpc(struct st_worker *w, struct st_rpc_result *out)
+{
+	if (!w || !w->e || !w->e->thread_rpc || w->nthreads == 0)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->version = ST_WIRE_VERSION;
+	out->rank = (uint32_t)w->a.rank;
+	out->phase = (uint32_t)w->phase_started;
+	out->source = ST_RPC_LIBNFS;
+	out->basis = ST_RPC_BASIS_MEASURED;
+	for (int h = 0; h < ST_RPC_HISTS; h++)
+		st_hist_init(&out->hist[h]);
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->t[i].ts)
+			w->e->thread_rpc(w->t[i].ts, out);
+	return 1;
 }
 
 int st_worker_phase_wait(struct st_worker *w, int64_t until_ns)

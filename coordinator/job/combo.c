@@ -14,6 +14,7 @@
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../worker/mount.h"
+#include "../../worker/rpcstats.h"
 #include "../../worker/worker.h"
 #include "../store/store.h"
 #include "die.h"
@@ -244,6 +245,12 @@ struct combo_run {
 	int nph;			  /* how many */
 	int direct_fallback;		  /* O_DIRECT was refused somewhere */
 	int wrote;			  /* a write phase ran since the last cache drop */
+	/* what went over the wire: the kernel's counts of the target's mount
+	 * (the first rank of a client host, for the host), or the engine's */
+	int rpc_kernel;			  /* this rank reads mountstats for its host */
+	char rpc_point[ST_MOUNT_PATH_MAX]; /* the mount point it reads */
+	struct st_rpc_snap *rpc_before;	  /* the reading before the phase */
+	struct st_rpc_result rpc;	  /* this rank's counts of the phase just run */
 };
 
 /* Rank 0: a combination none of whose phases can run is stored as skipped. */
@@ -271,8 +278,22 @@ struct prepare_work {
 
 static void prepare_local(void *arg)
 {
-	struct combo_run *r = ((struct prepare_work *)arg)->r;
+	struct prepare_work *pw = arg;
+	struct combo_run *r = pw->r;
 	r->w = st_worker_prepare(&r->wa, &r->ps);
+	/* the kernel's RPC counts: where the engine counts none of its own, the
+	 * target is on an NFS mount, and this rank speaks for its host */
+	if (!r->w || r->ps.err || r->wa.role != ST_ROLE_CLIENT || r->wa.local_rank != 0 ||
+	    !(r->wa.engine->caps & ST_EC_NEEDS_TARGET_DIR) || r->wa.engine->thread_rpc)
+		return;
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	char msg[200];
+	if (e && st_mount_holding(r->wa.cfg->o[ST_OPT_TARGET].s, e, msg, sizeof(msg)) == 0 &&
+	    st_mount_is_nfs(e->fstype) && (r->rpc_before = malloc(sizeof(*r->rpc_before)))) {
+		st_copy(r->rpc_point, sizeof(r->rpc_point), e->mount_point);
+		r->rpc_kernel = 1;
+	}
+	free(e);
 }
 
 /* Every rank prepares (the mount, the engine, pinned threads, files laid
@@ -341,7 +362,9 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 		drop_cache_step(j, r->c, cache_drop, n, note, nn);
 		r->wrote = 0;
 	}
-	char what[64];
+	char what[64], msg[200];
+	if (r->rpc_kernel && st_rpc_read(r->rpc_point, r->rpc_before, msg, sizeof(msg)))
+		r->rpc_before->nfs = 0;
 	snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
 	MPI_Request q;
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
@@ -372,16 +395,35 @@ static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
 		st_worker_phase_wait(r->w, INT64_MAX);
 	}
 	st_worker_phase_end(r->w, rr, r->mine);
+	memset(&r->rpc, 0, sizeof(r->rpc));
+	st_worker_rpc(r->w, &r->rpc);
 	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
 	st_copy(rr->cache_drop_note, sizeof(rr->cache_drop_note), note);
 	r->wrote |= p == ST_PHASE_WRITE || p == ST_PHASE_REWRITE || p == ST_PHASE_RANDWRITE;
 }
 
+/* Once every client is done (the phase-end barrier): the kernel's counts
+ * of this host's mount over the phase. */
+static void rpc_after(struct combo_run *r, int p)
+{
+	char msg[200];
+	if (!r->rpc_kernel || !r->rpc_before->nfs)
+		return;
+	struct st_rpc_snap *after = malloc(sizeof(*after));
+	if (after && st_rpc_read(r->rpc_point, after, msg, sizeof(msg)) == 0) {
+		r->rpc.rank = (uint32_t)r->wa.rank;
+		r->rpc.phase = (uint32_t)p;
+		st_rpc_delta(r->rpc_before, after, &r->rpc);
+	}
+	free(after);
+}
+
 /* The phase ends when every client is done: a barrier, until which the
  * server ranks sample (their rank result is then their sampling window and
  * CPU). Returns a server rank's samples, NULL elsewhere. */
-static const struct st_sample *phase_close(struct job *j, int p, int64_t release,
-					   struct st_rank_result *rr, size_t *nsamples)
+static const struct st_sample *phase_close(struct job *j, struct combo_run *r, int p,
+					   int64_t release, struct st_rank_result *rr,
+					   size_t *nsamples)
 {
 	char what[64];
 	snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
@@ -390,6 +432,7 @@ static const struct st_sample *phase_close(struct job *j, int p, int64_t release
 	*nsamples = 0;
 	if (!j->sampler || j->roles[j->rank] != ST_ROLE_SERVER) {
 		st_step_await(j, &done, release, what);
+		rpc_after(r, p);
 		return NULL;
 	}
 	int64_t u0, s0, u1, s1, t0 = st_now_ns();
@@ -436,6 +479,17 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 	for (int k = 0; j->rank == 0 && k < total_threads; k++)
 		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
 			       ST_WIRE_VERSION);
+	/* what went over the wire, every rank's (most have none: source 0) */
+	struct st_rpc_result *all_rpc = NULL;
+	r->rpc.version = ST_WIRE_VERSION;
+	r->rpc.rank = (uint32_t)j->rank;
+	r->rpc.phase = (uint32_t)p;
+	if (j->rank == 0 && !(all_rpc = calloc((size_t)j->size, sizeof(*all_rpc))))
+		st_die("out of memory");
+	MPI_Gather(&r->rpc, (int)sizeof(r->rpc), MPI_BYTE, all_rpc, (int)sizeof(r->rpc), MPI_BYTE,
+		   0, MPI_COMM_WORLD);
+	for (int q = 0; j->rank == 0 && q < j->size; q++)
+		st_wire_expect(q, "its RPC counts", all_rpc[q].version, ST_WIRE_VERSION);
 	/* every rank knows the roles: with no server rank there is nothing to gather */
 	size_t total_samples = 0;
 	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
@@ -446,7 +500,8 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 							    .nthreads = total_threads,
 							    .gathered_ns = st_now_ns(),
 							    .samples = all_s,
-							    .nsamples = total_samples };
+							    .nsamples = total_samples,
+							    .rpc = all_rpc };
 }
 
 /* One phase: open, timed I/O, close, gather. */
@@ -457,7 +512,7 @@ static void run_phase(struct job *j, struct combo_run *r, int p)
 	size_t nsamples;
 	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop), note, sizeof(note));
 	phase_io(j, r, p, release, cache_drop, note, &rr);
-	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
+	const struct st_sample *samples = phase_close(j, r, p, release, &rr, &nsamples);
 	phase_gather(j, r, p, &rr, samples, nsamples);
 	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
 		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
@@ -541,7 +596,9 @@ static void release(struct combo_run *r)
 		free((void *)r->ph[i].ranks);
 		free((void *)r->ph[i].threads);
 		free((void *)r->ph[i].samples);
+		free((void *)r->ph[i].rpc);
 	}
+	free(r->rpc_before);
 	free(r->all_ps);
 	free(r->counts);
 	free(r->displs);
