@@ -191,8 +191,9 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 	       add_column(db, "run", "abort_reason", "TEXT", err, n);
 }
 
-static const char *const view_names[] = { "verdict", "server_summary", "result", "phase_summary",
-					  "client_result", "run_summary" };
+static const char *const view_names[] = { "phase_flags", "rpc_flag", "option_override",
+					  "rpc_mix", "rpc_summary", "verdict", "server_summary",
+					  "result", "phase_summary", "client_result", "run_summary" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {

@@ -72,6 +72,8 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
+			   "DROP VIEW phase_flags; DROP VIEW rpc_flag; DROP VIEW option_override; "
+			   "DROP VIEW rpc_mix; DROP VIEW rpc_summary; "
 			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
 			   "DROP VIEW phase_summary; DROP VIEW client_result; "
 			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
@@ -84,7 +86,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 6);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 11);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -740,10 +742,105 @@ static void audit_aborted_run(void)
 	st_store_close(s);
 }
 
+static const char *qs(sqlite3 *db, const char *sql, char *buf, size_t n)
+{
+	sqlite3_stmt *st;
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	} else {
+		fprintf(stderr, "    %s: %s\n", sql, sqlite3_errmsg(db));
+	}
+	return buf;
+}
+
+/* The RPC views over stored rows: nfsiostat's figures (rpc_summary), the
+ * mix beside MB/s (rpc_mix) and what contradicts the request (rpc_flag):
+ * sync asked but UNSTABLE sent, a read after a cache drop that sent no
+ * READ, an option overridden. */
+static void rpc_views(void)
+{
+	char path[512], err[ST_ERR_MAX], buf[1024];
+	snprintf(path, sizeof(path), "%s/rpc.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	st_config_set(&f.cfg, ST_OPT_SYNC, "sync", 1, NULL, err, sizeof(err));
+	st_plan_combo(&f.cfg, 0, &f.combo);
+	/* rank 0's write phase: 10 WRITEs UNSTABLE and 2 COMMITs in 1 s */
+	f.rpc[0].op[0].file_sync = 0;
+	f.rpc[0].op[0].unstable = 10;
+	f.rpc[1].source = ST_RPC_NONE;
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	sqlite3 *db = st_store_db(s);
+	CHECK(fixture_begin(s, &f, "run-v", 3, 0) == 0);
+	struct st_rank_result rd[3];
+	memcpy(rd, f.rr, sizeof(rd));
+	for (int r = 0; r < 3; r++)
+		rd[r].phase = ST_PHASE_READ;
+	struct st_rpc_result rpc_rd[3];
+	memcpy(rpc_rd, f.rpc, sizeof(rpc_rd));
+	snprintf(rpc_rd[0].op[0].name, sizeof(rpc_rd[0].op[0].name), "READ");
+	rpc_rd[0].op[0].ops = 0; /* the cache answered */
+	rpc_rd[0].op[0].unstable = 0;
+	struct st_phase_record ph[2] = {
+		{ .phase = ST_PHASE_WRITE, .ranks = f.rr, .threads = f.tr, .nthreads = 2,
+		  .gathered_ns = 5, .rpc = f.rpc },
+		{ .phase = ST_PHASE_READ, .ranks = rd, .threads = f.tr, .nthreads = 2,
+		  .gathered_ns = 6, .rpc = rpc_rd },
+	};
+	struct st_combo_record rec = { .run_id = "run-v", .cfg = &f.cfg, .combo = &f.combo,
+				       .status = "ok", .nranks = 3, .prep = f.prep, .phases = ph,
+				       .nphases = 2, .roles = f.roles };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	/* the write phase spans 0..1.5 s (clients 0 and 1) */
+	CHECK_EQ_INT(qd(db, "SELECT ops FROM rpc_summary WHERE phase = 'write' AND op = 'WRITE'"), 10);
+	CHECK(strcmp(qs(db, "SELECT ROUND(ops_per_s, 2) FROM rpc_summary WHERE phase = 'write' AND "
+			    "op = 'WRITE'", buf, sizeof(buf)), "6.67") == 0);
+	CHECK(strcmp(qs(db, "SELECT ROUND(kib_per_op, 3) FROM rpc_summary WHERE phase = 'write' AND "
+			    "op = 'WRITE'", buf, sizeof(buf)), "0.322") == 0); /* 3300 B / 1024 / 10 */
+	CHECK(strcmp(qs(db, "SELECT avg_rtt_ms || ' ' || avg_exe_ms || ' ' || pct_file_sync || ' ' || "
+			    "stable_basis FROM rpc_summary WHERE phase = 'write' AND op = 'WRITE'",
+			    buf, sizeof(buf)), "0.07 0.08 0.0 inferred") == 0);
+	if (strcmp(buf, "0.07 0.08 0.0 inferred"))
+		fprintf(stderr, "    summary: %s\n", buf);
+	qs(db, "SELECT mix FROM rpc_mix WHERE phase = 'write'", buf, sizeof(buf));
+	if (strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0"))
+		fprintf(stderr, "    mix: %s\n", buf);
+	CHECK(strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0") == 0);
+	qs(db, "SELECT group_concat(phase || ':' || flag, '|') FROM (SELECT COALESCE(phase, '-') AS "
+	       "phase, flag FROM rpc_flag ORDER BY flag, detail)",
+	   buf, sizeof(buf));
+	const char *want = "read:read after a cache drop sent no READs|-:requested != effective|"
+			   "-:requested != effective|write:sync asked, UNSTABLE sent";
+	if (strcmp(buf, want))
+		fprintf(stderr, "    flags: %s\n", buf);
+	CHECK(strcmp(buf, want) == 0);
+	qs(db, "SELECT group_concat(detail, '|') FROM rpc_flag WHERE flag = 'requested != effective'",
+	   buf, sizeof(buf));
+	CHECK(strstr(buf, "lock: (not asked) -> nolock (nolock added) on ranks 0,1,2") != NULL);
+	CHECK(strstr(buf, "rsize: (not asked) -> 64k (131072 asked, 65536 granted)") != NULL);
+	qs(db, "SELECT detail FROM rpc_flag WHERE flag LIKE 'sync%'", buf, sizeof(buf));
+	CHECK(strstr(buf, "10 of 10 WRITEs UNSTABLE, 2 COMMITs (O_DIRECT: ") != NULL);
+	/* each phase's line: its own flags and its combination's */
+	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'write'"), 3);
+	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'read'"), 3);
+	st_store_close(s);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
 /* What schema version 3 added, taken away again: a store as version 2 wrote it. */
 #define DROP_V3                                                                            \
-	"DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS rpc_flag; "                  \
+	"DROP VIEW IF EXISTS phase_flags; DROP VIEW IF EXISTS rpc_flag; "                  \
+	"DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS run_summary; "               \
 	"DROP VIEW IF EXISTS rpc_mix; DROP VIEW IF EXISTS option_override; "               \
+	"DROP VIEW IF EXISTS server_summary; "                                             \
 	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS result; "                  \
 	"DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS verdict; "                 \
 	"DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note; "             \
@@ -839,10 +936,10 @@ static void audit_older_store(void)
 	CHECK(fixture_combo(s, &f, "run-old", 0, 0) == 0);
 	/* what version 1 wrote: the same rows, without the hash columns */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   "DROP VIEW result; ALTER TABLE run DROP COLUMN config_hash; "
+			   DROP_V3 "ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
-			   "ALTER TABLE combo DROP COLUMN row_hash; " DROP_V3 "PRAGMA user_version = 1",
+			   "ALTER TABLE combo DROP COLUMN row_hash; PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -934,6 +1031,7 @@ const struct unit_test unit_store[] = {
 	{ "store: audit after a crash and --resume; earlier changes stay visible", audit_resume_and_tampering },
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
 	{ "store: a schema 2 store's runs audit ok after the migration to 3", audit_version_2_store },
+	{ "store: the RPC views: nfsiostat's figures, the mix, the flags", rpc_views },
 	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };
