@@ -563,6 +563,9 @@ static void errno_of_messages(void)
 		if (e != cases[i].err)
 			fprintf(stderr, "    '%s': %d, want %d\n", cases[i].text, e, cases[i].err);
 		CHECK_EQ_INT(e, cases[i].err);
+		/* and the store names it (combo_failure.errno_name), never "E93" */
+		char buf[16];
+		CHECK(st_errno_name(e, buf, sizeof(buf)) != buf);
 	}
 	CHECK_EQ_INT(st_mount_errno(NULL), EIO);
 }
