@@ -1025,6 +1025,21 @@ static int do_umount(const char *canon, char *msg, size_t n)
 	return run_tool("umount", argv, msg, n);
 }
 
+/* Does the -o text ask for NFSv3 (vers=3, nfsvers=3, v3)? */
+static int is_v3(const char *options)
+{
+	for (const char *p = options ? options : ""; *p;) {
+		size_t len = strcspn(p, ",");
+		if ((len == 6 && !strncmp(p, "vers=3", 6)) || (len == 9 && !strncmp(p, "nfsvers=3", 9)) ||
+		    (len == 2 && !strncmp(p, "v3", 2)))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
 static int do_mount(const char *canon, const char *source, const char *fstype,
 		    const char *options, char *msg, size_t n)
 {
@@ -1162,10 +1177,9 @@ int st_mount_check_target(const char *target, int allow_over, char *msg, size_t 
 	rc = mounted_at(canon, e, msg, n);
 	if (rc > 0 && !allow_over) {
 		set_msg(msg, n,
-			"%s is already a mount point (%s %s, %s): stcluster mounts over it only with "
-			"--mount-over (it is then left as it is, underneath, and back in view at the "
-			"end)",
-			canon, e->fstype, e->source[0] ? e->source : "-", e->super_opts);
+			"%s is already a mount point (%s %s): stcluster mounts over it only with "
+			"--mount-over (it then stays as it is, underneath)",
+			canon, e->fstype, e->source[0] ? e->source : "-");
 		rc = -EBUSY;
 	} else if (rc > 0) {
 		rc = 0;
@@ -1212,23 +1226,30 @@ int st_mount_take(struct st_mount_state *s, const char *source, const char *fsty
 		return -EBUSY;
 	}
 	s->our_id = 0;
-	rc = do_mount(canon, source, fstype, options, msg, n);
-	if (rc == -ENOLCK && st_mount_is_nfs(fstype) && !sets_locking(options)) {
-		/* NFSv3 and no rpc.statd on this host: stcluster takes no locks, so
-		 * nolock changes nothing it measures; it is stored as an option the
-		 * user did not ask for */
-		char opts[ST_MOUNT_OPTS_MAX];
-		snprintf(s->added_why, sizeof(s->added_why), "%s", msg);
-		if (snprintf(opts, sizeof(opts), "%s%snolock", options ? options : "",
-			     options && *options ? "," : "") >= (int)sizeof(opts)) {
-			set_msg(msg, n, "mount options too long");
-			return -E2BIG;
-		}
+	char opts[ST_MOUNT_OPTS_MAX];
+	int nolock = st_mount_is_nfs(fstype) && !sets_locking(options) &&
+		     snprintf(opts, sizeof(opts), "%s%snolock", options ? options : "",
+			      options && *options ? "," : "") < (int)sizeof(opts);
+	if (nolock && s->no_statd[0] && is_v3(options)) {
+		/* known since an earlier mount: no rpc.statd here */
 		rc = do_mount(canon, source, fstype, opts, msg, n);
-		if (rc == 0)
+		if (rc == 0) {
 			st_copy(s->added, sizeof(s->added), "nolock");
-		else
-			s->added_why[0] = '\0';
+			st_copy(s->added_why, sizeof(s->added_why), s->no_statd);
+		}
+	} else {
+		rc = do_mount(canon, source, fstype, options, msg, n);
+		if (rc == -ENOLCK && nolock) {
+			/* NFSv3 and no rpc.statd on this host: stcluster takes no
+			 * locks, so nolock changes nothing it measures; it is stored
+			 * as an option the user did not ask for */
+			st_copy(s->no_statd, sizeof(s->no_statd), msg);
+			rc = do_mount(canon, source, fstype, opts, msg, n);
+			if (rc == 0) {
+				st_copy(s->added, sizeof(s->added), "nolock");
+				st_copy(s->added_why, sizeof(s->added_why), s->no_statd);
+			}
+		}
 	}
 	if (rc)
 		return rc;

@@ -149,6 +149,7 @@ struct st_mount_state {
 	int our_id;			/* mount id of stcluster's mount on top; 0: none */
 	char added[32];			/* options the last mount added unasked ("nolock") */
 	char added_why[200];		/* why: mount.nfs's message that asked for it */
+	char no_statd[200];		/* mount.nfs's message that rpc.statd is missing; "" not seen */
 };
 
 /* 0 when target is a directory stcluster may mount on: absolute, not "/",
@@ -162,8 +163,10 @@ int st_mount_check_target(const char *target, int allow_over, char *msg, size_t 
  * never another one (a mount on top that is neither stcluster's nor the
  * one found at the start: -EBUSY). NFS without rpc.statd (mount.nfs:
  * "rpc.statd is not running", ENOLCK) and no locking option given: mounted
- * again with nolock, which s->added and s->added_why record. 0 (s->our_id
- * the new mount) or -errno with mount(8)'s message (s->our_id 0).
+ * again with nolock, which s->added and s->added_why record; from then on
+ * an NFSv3 mount (vers=3 in options) of this state gets nolock at once
+ * (mount.nfs first tries to start statd, for seconds). 0 (s->our_id the
+ * new mount) or -errno with mount(8)'s message (s->our_id 0).
  */
 int st_mount_take(struct st_mount_state *s, const char *source, const char *fstype,
 		  const char *options, const char *target, char *msg, size_t n);
