@@ -217,7 +217,8 @@ WITH w AS (
 SELECT k.run_id, w.combo_id, w.phase, 'sync asked, UNSTABLE sent' AS flag,
        w.unstable || ' of ' || w.ops || ' WRITEs UNSTABLE, ' || COALESCE(c.ops, 0) || ' COMMITs' ||
        CASE WHEN k.direct = 'on' THEN ' (O_DIRECT: a write larger than wsize goes UNSTABLE + '
-            || 'COMMIT, whatever sync says)' ELSE '' END AS detail
+            || 'COMMIT, whatever sync says)'
+            ELSE ' (a sync mount sends a write larger than wsize UNSTABLE + COMMIT)' END AS detail
 FROM w JOIN combo k ON k.combo_id = w.combo_id
 LEFT JOIN c ON c.combo_id = w.combo_id AND c.phase = w.phase
 WHERE k.sync = 'sync' AND w.unstable > 0
