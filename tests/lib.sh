@@ -100,5 +100,6 @@ cut_run() {
 		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM rpc_stat WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
 }

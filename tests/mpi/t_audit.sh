@@ -129,9 +129,14 @@ t_audit_resume_after_removed_combinations() {
 
 t_audit_older_store_has_no_hashes() {
 	audit_setup || return 1
-	# what a store of schema version 1 holds: the same rows, no hash columns
+	# what a store of schema version 1 holds: the same rows, no hash columns (and nothing of
+	# version 3: rpc_stat, the note columns, rank_result.cache_drop)
 	sqlite3 s.db "ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
 		ALTER TABLE run DROP COLUMN result_hash; ALTER TABLE combo DROP COLUMN row_hash;
+		DROP VIEW phase_flags; DROP VIEW rpc_flag; DROP VIEW option_override; DROP VIEW rpc_mix;
+		DROP VIEW rpc_summary; DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note;
+		ALTER TABLE phase_run DROP COLUMN cache_drop_note; ALTER TABLE rank_result DROP COLUMN cache_drop;
+		ALTER TABLE rank_result DROP COLUMN cache_drop_note;
 		PRAGMA user_version = 1" || return 1
 	before=$(sha256sum s.db)
 	$ST audit last --db s.db >old.out || fail "audit of an older run: exit $?: $(cat old.out)" || return 1
@@ -139,7 +144,7 @@ t_audit_older_store_has_no_hashes() {
 	expect_eq "$(sha256sum s.db)" "$before" "older store unchanged by audit" || return 1
 	# the next run migrates the store; the old run still has none, the new one all
 	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 2 "migrated" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 3 "migrated" || return 1
 	$ST audit last~1 --db s.db --format json >old.json || return 1
 	python3 -c "
 import json
