@@ -155,7 +155,9 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_WSIZE] = { "wsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
 			   "bytes of each NFS WRITE call (a multiple of 4k)" },
 	[ST_OPT_SYNC] = { "sync", "sync|async", ST_T_ENUM, NFS, syncs, 0, 0, 0, 0, 0, NULL,
-			  "sync: stable (FILE_SYNC) writes; async: unstable writes and COMMIT" },
+			  "libnfs: sync sends FILE_SYNC writes, async UNSTABLE + COMMIT; --mount: the "
+			  "sync mount option, and the kernel picks each write's stable_how (man "
+			  "stcluster, WRITES AND --sync)" },
 	[ST_OPT_HARD] = { "hard", "hard|soft", ST_T_ENUM, NFS, hards, 0, 0, 0, 0, 0, NULL,
 			  "hard: retry until the deadline; soft: fail after timeo x retrans" },
 	[ST_OPT_TIMEO] = { "timeo", "DECISECONDS", ST_T_COUNT, NFS, NULL, 1, 36000, 0, 0, 0, NULL,
