@@ -157,6 +157,11 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 				      "parallel TCP streams from each client host in the network baseline, "
 				      "one thread each (as iperf3 -P): one stream on one core is not the "
 				      "link's limit" },
+	/* issue 10: the kernel client's mount driver */
+	[ST_OPT_MOUNT_OVER] = { "mount-over", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
+				"--mount: a --target that is already a mount point is mounted over (it "
+				"stays as it is underneath and is back in view at the end); refused "
+				"without this" },
 	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
 			  "NFS protocol version" },
 	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
@@ -166,7 +171,9 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_WSIZE] = { "wsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
 			   "bytes of each NFS WRITE call (a multiple of 4k)" },
 	[ST_OPT_SYNC] = { "sync", "sync|async", ST_T_ENUM, NFS, syncs, 0, 0, 0, 0, 0, NULL,
-			  "sync: stable (FILE_SYNC) writes; async: unstable writes and COMMIT" },
+			  "libnfs: sync sends FILE_SYNC writes, async UNSTABLE + COMMIT; --mount: the "
+			  "sync mount option, and the kernel picks each write's stable_how (man "
+			  "stcluster, WRITES AND --sync)" },
 	[ST_OPT_HARD] = { "hard", "hard|soft", ST_T_ENUM, NFS, hards, 0, 0, 0, 0, 0, NULL,
 			  "hard: retry until the deadline; soft: fail after timeo x retrans" },
 	[ST_OPT_TIMEO] = { "timeo", "DECISECONDS", ST_T_COUNT, NFS, NULL, 1, 36000, 0, 0, 0, NULL,
@@ -827,6 +834,8 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 		return fail(err, errn, NULL, "--fstype: '%s' is the type --mount mounts; without "
 					     "--mount nothing is mounted (give --mount SOURCE)",
 			    ft->s);
+	if (cfg->o[ST_OPT_MOUNT_OVER].n && !cfg->o[ST_OPT_MOUNT].n)
+		return fail(err, errn, NULL, "--mount-over: only with --mount SOURCE");
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
 		return fail(err, errn, NULL,

@@ -54,6 +54,8 @@ enum st_opt_id {
 	ST_OPT_PROGRESS,
 	/* issue 11 (trust): the network baseline as a credible upper bound */
 	ST_OPT_BASELINE_STREAMS,
+	/* issue 10: the kernel client's mount driver */
+	ST_OPT_MOUNT_OVER,
 	/* sweep options: each one a matrix dimension and a combo column */
 	ST_OPT_BLOCK,
 	ST_OPT_SIZE,

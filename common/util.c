@@ -66,6 +66,9 @@ static const struct {
 	{ EHOSTUNREACH, "EHOSTUNREACH" }, { ENOTSUP, "ENOTSUP" },
 	{ ECANCELED, "ECANCELED" }, { EOVERFLOW, "EOVERFLOW" },
 	{ ENODATA, "ENODATA" }, /* the worker's own: a read came back short */
+	/* what mount(8) and mount.nfs report (worker/mount.c, st_mount_errno) */
+	{ ENOLCK, "ENOLCK" }, { EPROTONOSUPPORT, "EPROTONOSUPPORT" },
+	{ ENODEV, "ENODEV" }, { ENETUNREACH, "ENETUNREACH" }, { E2BIG, "E2BIG" },
 };
 
 const char *st_errno_name(int err, char *buf, size_t n)

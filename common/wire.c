@@ -18,6 +18,8 @@ const char *const st_op_names[ST_OP_COUNT] = {
 };
 
 const char *const st_role_names[] = { "client", "server", "idle" };
+const char *const st_rpc_source_names[] = { "", "mountstats", "libnfs" };
+const char *const st_rpc_basis_names[] = { "", "measured", "inferred" };
 
 uint64_t st_wire_stamp(void)
 {
@@ -30,6 +32,7 @@ uint64_t st_wire_stamp(void)
 		sizeof(struct st_mount_msg),	  sizeof(struct st_cache_drop_msg),
 		sizeof(struct st_netbench_msg),	  sizeof(struct st_diskbench_msg),
 		sizeof(struct st_interval),
+		sizeof(struct st_target_check_msg), sizeof(struct st_rpc_result),
 	};
 	uint32_t h = 2166136261u; /* FNV-1a over the sizes */
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {

@@ -117,6 +117,7 @@ struct st_rank_result {
 	char cache_drop[24];	   /* --mount: how the cache was dropped before this phase */
 	uint64_t read_bytes;	   /* of bytes, read: sum over threads */
 	uint64_t read_ops;	   /* of ops, reads */
+	char cache_drop_note[200]; /* why that way, and why not the other */
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */
@@ -145,6 +146,50 @@ struct st_effective {
 	int64_t v[ST_OPT_COUNT];   /* same encoding as st_combo.v */
 	int64_t max[ST_OPT_COUNT]; /* the server's or kernel's maximum, 0 unknown */
 	char options[512];	   /* options in force as the system shows them */
+	char added[32];		   /* options the mount driver added unasked ("nolock"), "" none */
+	char note[512];		   /* why effective differs from asked: "option: why; ..." */
+};
+
+/* ---- what went over the wire: RPC counts of one rank and phase ---- */
+
+enum st_rpc_source { ST_RPC_NONE, ST_RPC_MOUNTSTATS, ST_RPC_LIBNFS };
+extern const char *const st_rpc_source_names[]; /* "", "mountstats", "libnfs" */
+
+/* How the stable_how counts of a WRITE were found. */
+enum st_rpc_basis { ST_RPC_BASIS_NONE, ST_RPC_BASIS_MEASURED, ST_RPC_BASIS_INFERRED };
+extern const char *const st_rpc_basis_names[]; /* "", "measured", "inferred" */
+
+#define ST_RPC_OPS 24	  /* operations per phase kept (the busiest, by calls) */
+#define ST_RPC_HISTS 3	  /* libnfs: the time of each READ, WRITE, COMMIT */
+
+/* One NFS operation over a phase (mountstats: the delta of its per-op line). */
+struct st_rpc_op {
+	char name[24];	     /* READ, WRITE, COMMIT, GETATTR, ... as mountstats names them */
+	uint64_t ops;	     /* calls completed */
+	uint64_t trans;	     /* transmissions: ops + retransmissions */
+	uint64_t timeouts;   /* major timeouts */
+	uint64_t bytes_sent; /* bytes */
+	uint64_t bytes_recv; /* bytes */
+	uint64_t queue_us;   /* summed over the calls, us */
+	uint64_t rtt_us;     /* summed, us */
+	uint64_t exe_us;     /* summed, us */
+	uint64_t errors;     /* calls that ended in an error */
+	uint64_t file_sync, data_sync, unstable; /* WRITE: calls by stable_how */
+};
+
+struct st_rpc_result {
+	uint32_t version; /* ST_WIRE_VERSION */
+	uint32_t rank;	  /* MPI rank */
+	uint32_t phase;	  /* enum st_phase */
+	uint32_t source;  /* enum st_rpc_source; NONE: nothing counted by this rank */
+	uint32_t nops;	  /* entries of op[] in use */
+	uint32_t basis;	  /* enum st_rpc_basis of the WRITE entry's stable_how counts */
+	uint32_t xprts;	  /* transports (connections) */
+	uint32_t pad;
+	uint64_t connects, sends, recvs, bad_xids, backlog_u; /* transports, summed */
+	char note[120];	  /* e.g. "counters reset during the phase"; "" none */
+	struct st_rpc_op op[ST_RPC_OPS];
+	struct st_hist hist[ST_RPC_HISTS]; /* libnfs: READ, WRITE, COMMIT call times */
 };
 
 /* Per-rank answer to "did preparation of this combination work?". */
@@ -208,13 +253,20 @@ struct st_progress_msg {
 /* --mount: how local rank 0's mount went, to the ranks of its host (combo.c). */
 struct st_mount_msg {
 	int32_t rc;	   /* 0 or -errno */
-	char msg[240];	   /* why, when rc */
+	char msg[240];	   /* why, when rc; when an option was added: why it was */
+	char added[32];	   /* options the driver added unasked ("nolock"), "" none */
 };
 
 /* --mount: how local rank 0 dropped the host's cache, to the ranks of its host. */
 struct st_cache_drop_msg {
 	char method[24];   /* "remount", "drop_caches", "failed" */
 	char msg[200];	   /* why it failed */
+};
+
+/* --mount: can this client host mount on --target? To rank 0, before the run (job.c). */
+struct st_target_check_msg {
+	int32_t rc;	   /* 0 or -errno */
+	char msg[240];	   /* why not, when rc */
 };
 
 /* What each rank tells rank 0 after one network baseline step (baselines.c). */

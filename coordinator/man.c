@@ -196,6 +196,22 @@ void st_man_page(FILE *out, const char *version, const struct st_subcmd *subcmds
 			man_option(out, &st_options[i]);
 		}
 	}
+	fputs(".SH WRITES AND \\-\\-sync\n"
+	      "With the libnfs engine, \\fB\\-\\-sync sync\\fR sends every WRITE stable "
+	      "(FILE_SYNC) and \\fBasync\\fR sends UNSTABLE writes and a COMMIT per file, "
+	      "inside the timed phase.\n"
+	      ".PP\n"
+	      "With \\fB\\-\\-mount\\fR (the kernel client) it is the sync mount option, and "
+	      "the kernel picks each write's stable_how. Linux 6.1, as seen in the lab's guests: "
+	      "with O_DIRECT (\\fB\\-\\-direct on\\fR, the default), whatever "
+	      "\\fB\\-\\-sync\\fR says, a write that fits one WRITE call (\\fB\\-\\-block\\fR "
+	      "<= wsize) goes FILE_SYNC and a larger one UNSTABLE + COMMIT; buffered, sync does "
+	      "the same and async sends UNSTABLE + COMMIT at fsync or close.\n"
+	      ".PP\n"
+	      "Each phase stores what went over the wire (table rpc_stat: the kernel's "
+	      "mountstats, or the libnfs engine's own counts), and \\fBreport\\fR flags a phase "
+	      "that contradicts the request (sync asked, UNSTABLE sent, or the reverse).\n",
+	      out);
 	fputs(".SH FILES\n"
 	      ".TP\n\\&./stcluster.conf\nThe plan read when stcluster runs with no arguments.\n"
 	      ".TP\n\\&./stcluster.db\nThe store: every run, host, combination, phase, rank and "

@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 5, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 6, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -119,6 +119,8 @@ CREATE TABLE effective_option (
 	requested       TEXT,               -- NULL: not given (the default applied)
 	effective       TEXT,
 	maximum         INTEGER,            -- e.g. the server's largest READ/WRITE
+	note            TEXT,               -- (v6) why effective differs: the kernel's override, or an
+	                                    -- option stcluster added unasked (option 'lock': nolock)
 	PRIMARY KEY (combo_id, rank, option)
 );
 
@@ -155,6 +157,7 @@ CREATE TABLE phase_run (
 	read_lat_p99_ns INTEGER,            -- latency apart (version 4; NULL for a phase of one
 	write_lat_p50_ns INTEGER,           -- direction, whose lat_* say it)
 	write_lat_p99_ns INTEGER,
+	cache_drop_note TEXT,               -- (v6) why that cache drop, and why not the other
 	PRIMARY KEY (combo_id, phase)
 );
 
@@ -194,6 +197,8 @@ CREATE TABLE rank_result (
 	write_lat_p50_ns INTEGER,           -- and the writes'
 	write_lat_p99_ns INTEGER,
 	stonewall_hit   INTEGER,            -- --stonewall: its threads stopped when another client was done
+	cache_drop      TEXT,               -- (v6) --mount: how this rank's host dropped its cache before it
+	cache_drop_note TEXT,               -- (v6) why that way, and why not the other
 	PRIMARY KEY (combo_id, phase, rank)
 );
 
@@ -253,6 +258,43 @@ CREATE TABLE interval (
 	read_bytes      INTEGER,            -- of them, read
 	read_ops        INTEGER,
 	PRIMARY KEY (combo_id, phase, rank, idx)
+);
+
+-- What went over the wire (version 6): the NFS client's RPC counts per
+-- rank and phase, one row per operation the phase used and one 'xprt' row
+-- for the transports. source 'mountstats': the kernel client, the deltas
+-- of /proc/self/mountstats for the target's mount over the phase (as
+-- nfsiostat computes them), counted by the first rank of each client host
+-- for every rank of the host on that mount. source 'libnfs': the libnfs
+-- engine's own count of this rank's calls. Times are sums over the calls.
+CREATE TABLE rpc_stat (
+	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
+	phase           TEXT NOT NULL,
+	rank            INTEGER NOT NULL,
+	source          TEXT NOT NULL,      -- mountstats | libnfs
+	op              TEXT NOT NULL,      -- READ, WRITE, COMMIT, GETATTR, ...; xprt: the transports
+	ops             INTEGER,            -- calls completed
+	trans           INTEGER,            -- transmissions: ops + retransmissions
+	major_timeouts  INTEGER,            -- calls that timed out in full (soft: then failed)
+	bytes_sent      INTEGER,            -- mountstats: RPC bytes, headers included; libnfs: payload
+	bytes_recv      INTEGER,
+	queue_us        INTEGER,            -- waiting to be sent (mountstats: its ms x 1000)
+	rtt_us          INTEGER,            -- sent to reply
+	exe_us          INTEGER,            -- queued to done
+	errors          INTEGER,            -- calls that ended in an error
+	file_sync       INTEGER,            -- WRITE: calls sent FILE_SYNC (inferred: stable, FILE or DATA_SYNC)
+	data_sync       INTEGER,            -- WRITE: DATA_SYNC
+	unstable        INTEGER,            -- WRITE: UNSTABLE
+	stable_basis    TEXT,               -- WRITE: measured (each call's own) | inferred (from the COMMITs)
+	xprts           INTEGER,            -- xprt: transports (connections) of the mount or rank
+	connects        INTEGER,            -- xprt: connections made during the phase
+	sends           INTEGER,            -- xprt: requests sent
+	recvs           INTEGER,            -- xprt: replies received
+	bad_xids        INTEGER,            -- xprt: replies that matched no request
+	backlog_u       INTEGER,            -- xprt: backlog queue length summed at each send
+	note            TEXT,               -- e.g. the counters were reset during the phase
+	rtt_hist        BLOB,               -- libnfs: each call's time (struct st_hist, as rank_result.hist)
+	PRIMARY KEY (combo_id, phase, rank, source, op)
 );
 
 CREATE INDEX combo_run ON combo(run_id);

@@ -305,3 +305,136 @@ SELECT b.combo_id, b.phase, b.idx, b.t_ns, b.end_ns, b.width_ns, b.clients, b.by
        b.full, m.median_iops, b.stalled_clients,
        CASE WHEN b.full AND m.median_iops > 0 AND b.full_iops < 0.5 * m.median_iops THEN 1 ELSE 0 END AS stall
 FROM b LEFT JOIN m USING (combo_id, phase);
+
+-- What went over the wire (rpc_stat), per combination, phase, source and
+-- operation: summed over the ranks that counted, with nfsiostat's figures
+-- over the phase's span (the clients' latest end - earliest start).
+--   ops_per_s      calls / span
+--   kib_per_op     (bytes sent + received) / 1024 / calls: nfsiostat's kB/op
+--   retrans        transmissions - calls
+--   avg_rtt_ms, avg_exe_ms, avg_queue_ms   summed time / calls
+--   pct_file_sync  WRITE: calls sent FILE_SYNC / all WRITEs, % (stable_basis
+--                  'inferred': from the COMMITs, FILE_SYNC meaning stable)
+CREATE VIEW rpc_summary AS
+SELECT k.run_id, r.combo_id, k.seq, k.iteration, r.phase, r.source, r.op,
+       COUNT(*) AS ranks, SUM(r.ops) AS ops, SUM(r.trans) AS trans,
+       SUM(r.trans) - SUM(r.ops) AS retrans, SUM(r.major_timeouts) AS major_timeouts,
+       SUM(r.errors) AS errors, SUM(r.bytes_sent) AS bytes_sent, SUM(r.bytes_recv) AS bytes_recv,
+       SUM(r.ops) * 1e9 / NULLIF(s.span_ns, 0) AS ops_per_s,
+       (SUM(r.bytes_sent) + SUM(r.bytes_recv)) / 1024.0 / NULLIF(SUM(r.ops), 0) AS kib_per_op,
+       SUM(r.rtt_us) / 1000.0 / NULLIF(SUM(r.ops), 0) AS avg_rtt_ms,
+       SUM(r.exe_us) / 1000.0 / NULLIF(SUM(r.ops), 0) AS avg_exe_ms,
+       SUM(r.queue_us) / 1000.0 / NULLIF(SUM(r.ops), 0) AS avg_queue_ms,
+       SUM(r.file_sync) AS file_sync, SUM(r.data_sync) AS data_sync, SUM(r.unstable) AS unstable,
+       100.0 * SUM(r.file_sync) / NULLIF(SUM(r.file_sync) + SUM(r.data_sync) + SUM(r.unstable), 0)
+           AS pct_file_sync,
+       MAX(r.stable_basis) AS stable_basis
+FROM rpc_stat r
+JOIN combo k ON k.combo_id = r.combo_id
+LEFT JOIN phase_summary s ON s.combo_id = r.combo_id AND s.phase = r.phase
+WHERE r.op <> 'xprt'
+GROUP BY r.combo_id, r.phase, r.source, r.op;
+
+-- The RPC mix of each combination and phase in one line, beside its MB/s:
+-- "WRITE 64 x 1024 KiB FILE_SYNC, COMMIT 0, READ 0, other 5" (the stable_how
+-- of the WRITEs: FILE_SYNC, UNSTABLE or the % FILE_SYNC; '~': inferred).
+CREATE VIEW rpc_mix AS
+WITH o AS (
+	SELECT combo_id, phase, source,
+	       SUM(CASE WHEN op = 'READ' THEN ops END) AS reads,
+	       SUM(CASE WHEN op = 'READ' THEN bytes_recv END) AS read_bytes,
+	       SUM(CASE WHEN op = 'WRITE' THEN ops END) AS writes,
+	       SUM(CASE WHEN op = 'WRITE' THEN bytes_sent END) AS write_bytes,
+	       SUM(CASE WHEN op = 'WRITE' THEN file_sync + data_sync END) AS stable,
+	       SUM(CASE WHEN op = 'WRITE' THEN unstable END) AS unstable,
+	       MAX(CASE WHEN op = 'WRITE' THEN stable_basis END) AS basis,
+	       SUM(CASE WHEN op = 'COMMIT' THEN ops END) AS commits,
+	       SUM(CASE WHEN op NOT IN ('READ', 'WRITE', 'COMMIT', 'xprt') THEN ops END) AS other,
+	       SUM(CASE WHEN op <> 'xprt' THEN trans - ops END) AS retrans,
+	       SUM(CASE WHEN op <> 'xprt' THEN major_timeouts END) AS timeouts
+	FROM rpc_stat GROUP BY combo_id, phase, source
+)
+SELECT combo_id, phase, source, reads, writes, commits, other, retrans, timeouts,
+       CASE WHEN COALESCE(writes, 0) > 0 THEN 'WRITE ' || writes || ' x ' ||
+            CAST(ROUND(write_bytes / 1024.0 / writes) AS INTEGER) || ' KiB ' ||
+            CASE WHEN basis = 'inferred' THEN '~' ELSE '' END ||
+            CASE WHEN unstable = 0 THEN 'FILE_SYNC' WHEN stable = 0 THEN 'UNSTABLE'
+                 ELSE CAST(ROUND(100.0 * stable / writes) AS INTEGER) || '% FILE_SYNC' END || ', '
+            ELSE 'WRITE 0, ' END ||
+       'COMMIT ' || COALESCE(commits, 0) || ', ' ||
+       CASE WHEN COALESCE(reads, 0) > 0 THEN 'READ ' || reads || ' x ' ||
+            CAST(ROUND(read_bytes / 1024.0 / reads) AS INTEGER) || ' KiB'
+            ELSE 'READ 0' END ||
+       ', other ' || COALESCE(other, 0) ||
+       CASE WHEN retrans > 0 THEN ', retrans ' || retrans ELSE '' END ||
+       CASE WHEN timeouts > 0 THEN ', timeouts ' || timeouts ELSE '' END AS mix
+FROM o;
+
+-- NFS options whose effective value is not the one asked for (or that the
+-- mount driver added unasked), per combination, rank and option.
+CREATE VIEW option_override AS
+SELECT k.run_id, e.combo_id, e.rank, e.option, e.requested, e.effective, e.note
+FROM effective_option e JOIN combo k ON k.combo_id = e.combo_id
+WHERE e.note IS NOT NULL
+   OR (e.requested IS NOT NULL AND e.effective IS NOT NULL AND e.requested <> e.effective);
+
+-- What contradicts the request, per combination and phase (phase NULL: the
+-- whole combination):
+--   'sync asked, UNSTABLE sent' / 'async asked, FILE_SYNC sent': the WRITEs'
+--       stable_how against --sync (with O_DIRECT Linux decides by the size of
+--       each write against wsize, whatever the mount option says)
+--   'read after a cache drop sent no READs': the client's cache answered
+--   'requested != effective': an option the kernel, server or engine
+--       overrode, or one the mount driver added unasked
+CREATE VIEW rpc_flag AS
+WITH w AS (
+	SELECT combo_id, phase, SUM(ops) AS ops, SUM(file_sync + data_sync) AS stable,
+	       SUM(unstable) AS unstable
+	FROM rpc_stat WHERE op = 'WRITE' GROUP BY combo_id, phase
+), c AS (
+	SELECT combo_id, phase, SUM(ops) AS ops FROM rpc_stat WHERE op = 'COMMIT'
+	GROUP BY combo_id, phase
+), rd AS (
+	SELECT combo_id, phase, SUM(CASE WHEN op = 'READ' THEN ops ELSE 0 END) AS reads
+	FROM rpc_stat GROUP BY combo_id, phase
+)
+SELECT k.run_id, w.combo_id, w.phase, 'sync asked, UNSTABLE sent' AS flag,
+       w.unstable || ' of ' || w.ops || ' WRITEs UNSTABLE, ' || COALESCE(c.ops, 0) || ' COMMITs' ||
+       CASE WHEN k.direct = 'on' THEN ' (O_DIRECT: a write larger than wsize goes UNSTABLE + '
+            || 'COMMIT, whatever sync says)'
+            ELSE ' (a sync mount sends a write larger than wsize UNSTABLE + COMMIT)' END AS detail
+FROM w JOIN combo k ON k.combo_id = w.combo_id
+LEFT JOIN c ON c.combo_id = w.combo_id AND c.phase = w.phase
+WHERE k.sync = 'sync' AND w.unstable > 0
+UNION ALL
+SELECT k.run_id, w.combo_id, w.phase, 'async asked, FILE_SYNC sent',
+       w.stable || ' of ' || w.ops || ' WRITEs stable, ' || COALESCE(c.ops, 0) || ' COMMITs' ||
+       CASE WHEN k.direct = 'on' THEN ' (O_DIRECT: a write that fits one WRITE goes FILE_SYNC, '
+            || 'whatever async says)' ELSE '' END
+FROM w JOIN combo k ON k.combo_id = w.combo_id
+LEFT JOIN c ON c.combo_id = w.combo_id AND c.phase = w.phase
+WHERE k.sync = 'async' AND w.stable > 0
+UNION ALL
+SELECT k.run_id, p.combo_id, p.phase, 'read after a cache drop sent no READs',
+       'the client cache answered ' || s.bytes || ' bytes (' || p.cache_drop || ')'
+FROM phase_run p JOIN combo k ON k.combo_id = p.combo_id
+JOIN rd ON rd.combo_id = p.combo_id AND rd.phase = p.phase
+JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
+WHERE p.phase IN ('read', 'reread', 'randread')
+  AND p.cache_drop IN ('remount', 'remount+drop_caches', 'drop_caches') AND rd.reads = 0
+  AND s.bytes > 0
+UNION ALL
+SELECT run_id, combo_id, NULL, 'requested != effective',
+       option || ': ' || COALESCE(requested, '(not asked)') || ' -> ' || COALESCE(effective, '?') ||
+       COALESCE(' (' || note || ')', '') || ' on rank' ||
+       CASE WHEN COUNT(*) > 1 THEN 's ' ELSE ' ' END || group_concat(rank, ',')
+FROM option_override
+GROUP BY run_id, combo_id, option, requested, effective, note;
+
+-- The flags of each combination and phase in one line (the phase's own and
+-- its combination's), for the report beside the phase's MB/s.
+CREATE VIEW phase_flags AS
+SELECT p.combo_id, p.phase, COUNT(*) AS flags,
+       group_concat(f.flag || ': ' || f.detail, '; ') AS flag_text
+FROM phase_run p JOIN rpc_flag f ON f.combo_id = p.combo_id AND (f.phase = p.phase OR f.phase IS NULL)
+GROUP BY p.combo_id, p.phase;

@@ -112,15 +112,25 @@ cut_run() {
 		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM interval WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM rpc_stat WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
 }
+
+# SQL that takes from a store what schema version 6 added (issue 10: the
+# RPC views and table, the note columns, rank_result.cache_drop; the views
+# first, all of them: they name the columns). Before V4_ADDED_SQL.
+V6_ADDED_SQL="DROP VIEW IF EXISTS phase_flags; DROP VIEW IF EXISTS rpc_flag; DROP VIEW IF EXISTS option_override; DROP VIEW IF EXISTS rpc_mix; DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS phase_cpu; DROP VIEW IF EXISTS verdict;
+	DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result; DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank;
+	DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note;
+	ALTER TABLE phase_run DROP COLUMN cache_drop_note; ALTER TABLE rank_result DROP COLUMN cache_drop;
+	ALTER TABLE rank_result DROP COLUMN cache_drop_note;"
 
 # SQL that takes from a store what schema version 4 added (issue 13: the
 # interval table, the columns of each direction and of the stonewall; the
 # views first, they name them), to make a store as an older version wrote it
-V4_ADDED_SQL="DROP VIEW IF EXISTS phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result;
-	DROP VIEW phase_summary; DROP VIEW client_result; DROP VIEW run_summary;
-	DROP VIEW interval_summary; DROP VIEW interval_rank; DROP TABLE interval;
+V4_ADDED_SQL="DROP VIEW IF EXISTS phase_cpu; DROP VIEW IF EXISTS verdict; DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result;
+	DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary;
+	DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; DROP TABLE interval;
 	ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; ALTER TABLE phase_run DROP COLUMN read_lat_p99_ns;
 	ALTER TABLE phase_run DROP COLUMN write_lat_p50_ns; ALTER TABLE phase_run DROP COLUMN write_lat_p99_ns;
 	ALTER TABLE rank_result DROP COLUMN read_bytes; ALTER TABLE rank_result DROP COLUMN read_ops;

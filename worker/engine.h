@@ -155,6 +155,13 @@ struct st_engine {
 	 * that is, it restarted during the phase (its figure then includes the
 	 * outage). */
 	unsigned (*events)(void *ts);
+	/* Optional (NULL: the engine counts no RPCs of its own). Add what this
+	 * thread's calls did since the last call (lnfs: per READ, WRITE and
+	 * COMMIT) into `into` - whose header and histograms st_worker_rpc set
+	 * up - and start counting afresh; into NULL: forget it. Only between
+	 * phases, while the thread is idle (the worker's command lock orders
+	 * it after the thread's last call). */
+	void (*thread_rpc)(void *thread_state, struct st_rpc_result *into);
 
 	/* Name-space operations of the rank (main thread only). */
 	int (*mkdir)(void *rank_state, const char *path);

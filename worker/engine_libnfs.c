@@ -446,6 +446,8 @@ static int open_io(struct lnfs_thread *t, int64_t deadline, char *msg, size_t n)
 	return 0;
 }
 
+static void stats_reset(struct lnfs_thread *t);
+
 static int lnfs_thread_init(void *rs, int thread, void **ts, char *msg, size_t n)
 {
 	struct lnfs_rank *r = rs;
@@ -477,8 +479,55 @@ static int lnfs_thread_init(void *rs, int thread, void **ts, char *msg, size_t n
 		free(t);
 		return rc;
 	}
+	stats_reset(t);
 	*ts = t;
 	return 0;
+}
+
+static void stats_reset(struct lnfs_thread *t)
+{
+	memset(&t->stats, 0, sizeof(t->stats));
+	for (int k = 0; k < LNFS_K_COUNT; k++)
+		st_hist_init(&t->stats.k[k].hist);
+}
+
+/* The engine's own count of this thread's calls into the rank's (rpc_stat:
+ * source libnfs; stable_how measured: what each WRITE asked for). */
+static void lnfs_thread_rpc(void *ts, struct st_rpc_result *into)
+{
+	struct lnfs_thread *t = ts;
+	static const char *const names[LNFS_K_COUNT] = { "READ", "WRITE", "COMMIT" };
+	for (int k = 0; into && k < LNFS_K_COUNT; k++) {
+		const struct lnfs_kind_stats *s = &t->stats.k[k];
+		uint32_t i = 0;
+		while (i < into->nops && strcmp(into->op[i].name, names[k]))
+			i++;
+		if (i == into->nops) {
+			if (into->nops >= ST_RPC_OPS)
+				continue;
+			st_copy(into->op[into->nops++].name, sizeof(into->op[0].name), names[k]);
+		}
+		struct st_rpc_op *o = &into->op[i];
+		o->ops += s->ops;
+		o->trans += s->trans;
+		o->timeouts += s->timeouts;
+		o->errors += s->errors;
+		o->bytes_sent += s->bytes_sent;
+		o->bytes_recv += s->bytes_recv;
+		o->rtt_us += s->time_ns / 1000;
+		o->exe_us += s->time_ns / 1000;
+		o->file_sync += s->file_sync;
+		o->data_sync += s->data_sync;
+		o->unstable += s->unstable;
+		st_hist_merge(&into->hist[k], &s->hist);
+		into->sends += s->trans;
+		into->recvs += s->ops;
+	}
+	if (into) {
+		into->xprts += (uint32_t)(t->nio ? t->nio : 1);
+		into->connects += t->stats.lost; /* libnfs 4.0 reconnects inside: the losses */
+	}
+	stats_reset(t);
 }
 
 static void lnfs_thread_fini(void *ts)
@@ -790,6 +839,7 @@ const struct st_engine st_engine_libnfs = {
 	.teardown = lnfs_teardown,
 	.thread_init = lnfs_thread_init,
 	.thread_fini = lnfs_thread_fini,
+	.thread_rpc = lnfs_thread_rpc,
 	.open = lnfs_open,
 	.pwrite = lnfs_pwrite,
 	.pread = lnfs_pread,

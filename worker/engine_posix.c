@@ -1,17 +1,22 @@
 /*
  * engine_posix.c - files under a directory, through the kernel.
  *
- * The target directory is opened once per combination; every file is
- * reached with *at() calls relative to it and O_NOFOLLOW, so the engine
- * never leaves the target through a symbolic link. O_DIRECT is asked for
- * when the combination says so; where the file system refuses it (tmpfs
- * answers EINVAL) the file is opened buffered and the caller records that.
+ * The engine keeps no descriptor of the target between calls: each open,
+ * mkdir and unlink opens the target directory, reaches the file with *at()
+ * calls relative to it and O_NOFOLLOW (so the engine never leaves the
+ * target through a symbolic link), and closes it again. Between phases
+ * nothing of the rank is open on the target, so the mount driver's cache
+ * drop can unmount it (a descriptor held across it made umount answer
+ * EBUSY). O_DIRECT is asked for when the combination says so; where the
+ * file system refuses it (tmpfs answers EINVAL) the file is opened
+ * buffered and the caller records that.
  *
- * The metadata phases hold a descriptor of the directory they work in and
- * name each file relative to it (openat, fstatat, unlinkat with
- * O_NOFOLLOW / AT_SYMLINK_NOFOLLOW), as mdtest's calls on a path do after
- * the kernel has the directory: the file's own name is looked up, no more.
- * They ignore --direct (small files through the page cache, as mdtest).
+ * The metadata phases hold a descriptor of the directory they work in (for
+ * the phase only) and name each file relative to it (openat, fstatat,
+ * unlinkat with O_NOFOLLOW / AT_SYMLINK_NOFOLLOW), as mdtest's calls on a
+ * path do after the kernel has the directory: the file's own name is looked
+ * up, no more. They ignore --direct (small files through the page cache, as
+ * mdtest).
  */
 #include "engine.h"
 #include "engine_posix.h"
@@ -42,13 +47,19 @@ const struct st_posix_sys st_posix_sys_real = {
 };
 
 struct posix_rank {
-	int dirfd;			/* the target directory */
+	const char *target;		/* the target directory (the run's options own it) */
 	const struct st_posix_sys *sys; /* system calls */
 };
 
 struct posix_file {
 	int fd;
+	int pending; /* errno of a call that failed after a short transfer; 0 none */
 };
+
+static int open_target(const struct posix_rank *r)
+{
+	return r->sys->openat(AT_FDCWD, r->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+}
 
 int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_sys *sys,
 			void **rs, char *msg, size_t n)
@@ -57,25 +68,26 @@ int st_posix_setup_with(const struct st_engine_env *env, const struct st_posix_s
 	if (!r)
 		return -ENOMEM;
 	r->sys = sys;
-	const char *target = env->cfg->o[ST_OPT_TARGET].s;
-	r->dirfd = r->sys->openat(AT_FDCWD, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (r->dirfd < 0) {
+	r->target = env->cfg->o[ST_OPT_TARGET].s;
+	int fd = open_target(r);
+	if (fd < 0) {
 		int e = errno;
-		snprintf(msg, n, "open target %s: %s", target, strerror(e));
+		snprintf(msg, n, "open target %s: %s", r->target, strerror(e));
 		free(r);
 		return -e;
 	}
+	r->sys->close(fd);
 	/* the options in force: of the mount stcluster made (which must be
 	 * there: else a failed mount left the bare directory), or of whatever
 	 * holds the target */
 	int mounted = env->cfg->o[ST_OPT_MOUNT].n > 0;
 	if (env->eff) {
 		char why[200] = "";
-		int rc = st_mount_read_effective(target, mounted ? env->cfg->o[ST_OPT_FSTYPE].s : NULL,
-						 env->eff, why, sizeof(why));
+		int rc = st_mount_read_effective(r->target,
+						 mounted ? env->cfg->o[ST_OPT_FSTYPE].s : NULL,
+						 mounted ? env->combo : NULL, env->eff, why, sizeof(why));
 		if (rc < 0 && mounted) {
-			snprintf(msg, n, "%s is not the mount stcluster made: %s", target, why);
-			r->sys->close(r->dirfd);
+			snprintf(msg, n, "%s is not the mount stcluster made: %s", r->target, why);
 			free(r);
 			return rc;
 		}
@@ -91,11 +103,7 @@ static int posix_setup(const struct st_engine_env *env, void **rs, char *msg, si
 
 static void posix_teardown(void *rs)
 {
-	struct posix_rank *r = rs;
-	if (!r)
-		return;
-	r->sys->close(r->dirfd);
-	free(r);
+	free(rs);
 }
 
 static int posix_thread_init(void *rs, int thread, void **ts, char *msg, size_t n)
@@ -118,36 +126,30 @@ static void posix_thread_fini(void *ts)
  * worker's paths are at most "run-dir/file"; every directory component is
  * opened with O_NOFOLLOW, so a run directory replaced by a link to
  * elsewhere is refused (ELOOP/ENOTDIR), never written or cleaned through.
- * Returns a descriptor the caller closes (or the target's own, not to be
- * closed: *owned = 0), or -errno.
+ * Returns a descriptor the caller closes, or -errno.
  */
-static int parent_of(struct posix_rank *r, const char *path, const char **leaf, int *owned)
+static int parent_of(struct posix_rank *r, const char *path, const char **leaf)
 {
 	const char *slash = strrchr(path, '/');
-	*owned = 0;
-	if (!slash) {
-		*leaf = path;
-		return r->dirfd;
-	}
 	char dir[4096];
-	size_t len = (size_t)(slash - path);
+	size_t len = slash ? (size_t)(slash - path) : 0;
 	if (len >= sizeof(dir))
 		return -ENAMETOOLONG;
 	memcpy(dir, path, len);
 	dir[len] = '\0';
-	int fd = r->dirfd;
+	int fd = open_target(r);
+	if (fd < 0)
+		return -errno;
 	for (char *save = NULL, *part = strtok_r(dir, "/", &save); part;
 	     part = strtok_r(NULL, "/", &save)) {
 		int next = r->sys->openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 		int e = errno;
-		if (fd != r->dirfd)
-			r->sys->close(fd);
+		r->sys->close(fd);
 		if (next < 0)
 			return -e;
 		fd = next;
 	}
-	*owned = fd != r->dirfd;
-	*leaf = slash + 1;
+	*leaf = slash ? slash + 1 : path;
 	return fd;
 }
 
@@ -155,7 +157,7 @@ static int posix_open(void *ts, const char *full, unsigned flags, void **fh, int
 {
 	struct posix_rank *r = ts;
 	const char *path;
-	int owned, pfd = parent_of(r, full, &path, &owned);
+	int pfd = parent_of(r, full, &path);
 	if (pfd < 0)
 		return pfd;
 	int of = O_CLOEXEC | O_NOFOLLOW;
@@ -180,28 +182,36 @@ static int posix_open(void *ts, const char *full, unsigned flags, void **fh, int
 		fd = r->sys->openat(pfd, path, of, 0644);
 	if (fd < 0)
 		goto fail;
-	if (owned)
-		r->sys->close(pfd);
+	r->sys->close(pfd);
 	struct posix_file *f = malloc(sizeof(*f));
 	if (!f) {
 		r->sys->close(fd);
 		return -ENOMEM;
 	}
 	f->fd = fd;
+	f->pending = 0;
 	*fh = f;
 	return 0;
 fail:;
 	int e = errno;
-	if (owned)
-		r->sys->close(pfd);
+	r->sys->close(pfd);
 	return -e;
 }
 
 /* Whole transfers: retry EINTR and continue short transfers; a transfer
- * that makes no progress (end of file) returns what was done. */
+ * that makes no progress (end of file) returns what was done. A call that
+ * fails after part of the transfer returns the part, and its errno is kept
+ * for the next call on the file, which returns it at once: the caller asks
+ * for the rest and learns the real error (a soft mount's timeout: EIO or
+ * ETIMEDOUT), without waiting for the server a second time. */
 static ssize_t posix_xfer(struct posix_rank *r, struct posix_file *f, void *buf, size_t len,
 			  uint64_t off, int write)
 {
+	if (f->pending) {
+		int e = f->pending;
+		f->pending = 0;
+		return -e;
+	}
 	size_t done = 0;
 	while (done < len) {
 		ssize_t n = write ? r->sys->pwrite(f->fd, (char *)buf + done, len - done,
@@ -211,7 +221,10 @@ static ssize_t posix_xfer(struct posix_rank *r, struct posix_file *f, void *buf,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return done ? (ssize_t)done : -errno;
+			if (!done)
+				return -errno;
+			f->pending = errno;
+			return (ssize_t)done;
 		}
 		if (n == 0)
 			break;
@@ -252,14 +265,13 @@ static int posix_name_op(void *rs, const char *full, int op)
 {
 	struct posix_rank *r = rs;
 	const char *leaf;
-	int owned, pfd = parent_of(r, full, &leaf, &owned);
+	int pfd = parent_of(r, full, &leaf);
 	if (pfd < 0)
 		return pfd;
 	int rc = op == 0 ? r->sys->mkdirat(pfd, leaf, 0755)
 			 : r->sys->unlinkat(pfd, leaf, op == 1 ? AT_REMOVEDIR : 0);
 	rc = rc ? -errno : 0;
-	if (owned)
-		r->sys->close(pfd);
+	r->sys->close(pfd);
 	return rc;
 }
 
@@ -304,7 +316,8 @@ static int posix_dir_open(void *ts, void *parent, const char *name, int create, 
 {
 	struct posix_rank *r = ts;
 	const char *leaf = name;
-	int owned = 0, pfd = parent ? ((struct posix_dir *)parent)->fd : parent_of(r, name, &leaf, &owned);
+	/* a parent of the phase's, or one parent_of opened for this call */
+	int owned = !parent, pfd = parent ? ((struct posix_dir *)parent)->fd : parent_of(r, name, &leaf);
 	if (pfd < 0)
 		return pfd;
 	int rc = 0, fd = -1;
@@ -343,7 +356,7 @@ static void posix_dir_close(void *ts, void *dh)
  * bytes done, or -errno. */
 static ssize_t whole(struct posix_rank *r, int fd, void *buf, size_t len, int write)
 {
-	struct posix_file f = { fd };
+	struct posix_file f = { fd, 0 };
 	return posix_xfer(r, &f, buf, len, 0, write);
 }
 

@@ -142,11 +142,16 @@ static void collect_iface(const char *server, struct st_host_info *h)
 	h->speed_mbps = (int32_t)read_num(path);
 }
 
+void st_hostinfo_names(struct st_host_info *h)
+{
+	gethostname(h->hostname, sizeof(h->hostname) - 1);
+	collect_addresses(h->addresses, sizeof(h->addresses));
+}
+
 void st_hostinfo_collect(hwloc_topology_t topo, const char *server, struct st_host_info *h)
 {
 	h->version = ST_WIRE_VERSION;
-	gethostname(h->hostname, sizeof(h->hostname) - 1);
-	collect_addresses(h->addresses, sizeof(h->addresses));
+	st_hostinfo_names(h);
 	struct utsname u;
 	if (uname(&u) == 0)
 		snprintf(h->kernel, sizeof(h->kernel), "%s %s", u.release, u.version);

@@ -20,6 +20,7 @@
 #ifndef ST_LNFS_H
 #define ST_LNFS_H
 
+#include "../common/hist.h"
 #include "lnfs_url.h"
 
 #include <stddef.h>
@@ -127,6 +128,28 @@ struct lnfs_call {
 	struct lnfs_blk *blk;	  /* the read or write it is part of (NULL: COMMIT) */
 	const char *name;	  /* metadata: the entry of the directory f */
 	struct lnfs_file *res;	  /* LOOKUP, CREATE, MKDIR: gets the handle (fh3_len 0: none came) */
+	int64_t sent_ns;	  /* local clock: when it was queued (its time on the wire) */
+};
+
+/* What one thread's calls of one kind (READ, WRITE, COMMIT) did: the
+ * engine's own RPC counts, as rpc_stat stores them. */
+struct lnfs_kind_stats {
+	uint64_t ops;	     /* calls answered (or failed) */
+	uint64_t trans;	     /* calls sent, and resent by libnfs after a reconnection */
+	uint64_t timeouts;   /* calls libnfs expired */
+	uint64_t errors;     /* calls that ended in an error */
+	uint64_t bytes_sent; /* payload: WRITE data */
+	uint64_t bytes_recv; /* payload: READ data */
+	uint64_t time_ns;    /* summed, queued to reply */
+	uint64_t file_sync, data_sync, unstable; /* WRITE: calls sent with each stable_how */
+	struct st_hist hist; /* each call's time, queued to reply */
+};
+
+enum { LNFS_K_READ, LNFS_K_WRITE, LNFS_K_COMMIT, LNFS_K_COUNT };
+
+struct lnfs_stats {
+	struct lnfs_kind_stats k[LNFS_K_COUNT];
+	uint64_t lost;	/* connections lost (rpc_service failed) */
 };
 
 /* A block read ahead (--iodepth > 1): its READ is in flight or done, the
@@ -171,6 +194,7 @@ struct lnfs_thread {
 	int64_t call_deadline; /* local clock: no call waits past this (from open) */
 	struct lnfs_blk *blks; /* ncalls + 1 records: each busy one has a call in flight */
 	struct st_hist *lat;   /* where each read's and write's time goes (NULL: nowhere) */
+	struct lnfs_stats stats; /* its calls since the engine last handed them over */
 };
 
 /* ---- contexts (lnfs_rpc.c) ---- */

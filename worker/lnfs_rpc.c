@@ -191,10 +191,36 @@ void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b)
 	b->used = 0;
 }
 
+static int kind_of(const struct lnfs_call *c)
+{
+	return c->kind == CALL_WRITE ? LNFS_K_WRITE : c->kind == CALL_COMMIT ? LNFS_K_COMMIT
+									     : LNFS_K_READ;
+}
+
+/* One call answered (err 0), expired or failed: its time, and for a READ
+ * the bytes that came back. */
+static void call_count(struct lnfs_call *c, int err, uint32_t got)
+{
+	struct lnfs_kind_stats *k = &c->t->stats.k[kind_of(c)];
+	uint64_t took = (uint64_t)(st_now_ns() - c->sent_ns);
+	k->ops++;
+	k->time_ns += took;
+	st_hist_add(&k->hist, took);
+	if (err == -ETIMEDOUT)
+		k->timeouts++;
+	if (err)
+		k->errors++;
+	if (kind_of(c) == LNFS_K_READ)
+		k->bytes_recv += got;
+}
+
 /* A call is over: count it out and file its error where it will be seen. */
 static void call_done(struct lnfs_call *c, int err)
 {
 	struct lnfs_thread *t = c->t;
+	if (c->busy && c->sent_ns)
+		call_count(c, err, 0);
+	c->sent_ns = 0;
 	c->busy = 0;
 	t->inflight--;
 	c->f->conns[c->conn].inflight--;
@@ -218,6 +244,8 @@ static void call_done(struct lnfs_call *c, int err)
 static void call_resend(struct lnfs_call *c, uint32_t done)
 {
 	struct lnfs_file *f = c->f;
+	call_count(c, 0, c->kind == CALL_WRITE ? 0 : done);
+	c->sent_ns = 0;
 	f->conns[c->conn].inflight--;
 	c->t->inflight--;
 	c->busy = 0;
@@ -317,6 +345,7 @@ static void read_data(struct lnfs_call *c, const void *data, uint32_t got, int e
 		if (c->x && c->off + got < c->x->eof_at)
 			c->x->eof_at = c->off + got;
 	}
+	c->t->stats.k[LNFS_K_READ].bytes_recv += got;
 	call_done(c, 0);
 }
 
@@ -512,8 +541,20 @@ static int call_send(struct lnfs_call *c)
 	if (rc != 0)
 		return -EIO;
 	c->busy = 1;
+	c->sent_ns = now;
 	t->inflight++;
 	cn->inflight++;
+	struct lnfs_kind_stats *k = &t->stats.k[kind_of(c)];
+	k->trans++;
+	if (c->kind == CALL_WRITE) {
+		k->bytes_sent += c->count;
+		if (p->stable == FILE_SYNC)
+			k->file_sync++;
+		else if (p->stable == DATA_SYNC)
+			k->data_sync++;
+		else
+			k->unstable++;
+	}
 	return 0;
 }
 
@@ -521,8 +562,16 @@ static int call_send(struct lnfs_call *c)
  * hard: libnfs is reconnecting; its calls expire at their bound. */
 static void conn_failed(struct lnfs_thread *t, struct lnfs_conn *cn)
 {
-	if (!t->r->p.soft)
+	t->stats.lost++;
+	if (!t->r->p.soft) {
+		/* libnfs sends again what was in flight once it has reconnected */
+		for (int k = 0; k < t->ncalls; k++) {
+			struct lnfs_call *c = &t->calls[k];
+			if (c->busy && &c->f->conns[c->conn] == cn)
+				t->stats.k[kind_of(c)].trans++;
+		}
 		return;
+	}
 	cn->dead = 1;
 	rpc_disconnect(cn->rpc, "connection lost (soft)");
 }

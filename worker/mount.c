@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -672,6 +673,109 @@ void st_mount_effective(const char *fstype, const char *mount_opts, const char *
 		set_known(eff, ST_OPT_ACTIMEO, s.ac[0]);
 }
 
+/* ---- why effective differs from asked ---- */
+
+/* Append "what" to the note list (items joined by "; "), all or nothing. */
+static void note_add(struct st_effective *eff, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note_add(struct st_effective *eff, const char *fmt, ...)
+{
+	char item[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(item, sizeof(item), fmt, ap);
+	va_end(ap);
+	size_t len = strlen(eff->note);
+	if (k < 0 || (size_t)k >= sizeof(item) || len + (len ? 2 : 0) + (size_t)k + 1 > sizeof(eff->note))
+		return;
+	snprintf(eff->note + len, sizeof(eff->note) - len, "%s%s", len ? "; " : "", item);
+}
+
+/* The value of key in an option list (escaped text as the kernel shows it),
+ * into out; 0 or -1 when absent. */
+static int opt_value(const char *opts, const char *key, char *out, size_t n)
+{
+	size_t kl = strlen(key);
+	for (const char *p = opts ? opts : ""; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len > kl && p[kl] == '=' && strncmp(p, key, kl) == 0)
+			return copy_raw(p + kl + 1, len - kl - 1, out, n);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return -1;
+}
+
+/* Another NFS mount than self of the same server (addr=) and version: the
+ * kernel shares one nfs_client (and its connections) between them. */
+static int same_client(const char *text, const struct st_mountinfo_entry *self,
+		       struct st_mountinfo_entry *out)
+{
+	char addr[128], vers[16], a2[128], v2[16];
+	if (opt_value(self->super_opts, "addr", addr, sizeof(addr)) ||
+	    opt_value(self->super_opts, "vers", vers, sizeof(vers)))
+		return 0;
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		struct mi_fields m;
+		if (mi_split(line, len, &m) == 0 && mi_fill(&m, out) == 0 &&
+		    out->mount_id != self->mount_id && st_mount_is_nfs(out->fstype) &&
+		    !opt_value(out->super_opts, "addr", a2, sizeof(a2)) && !strcmp(addr, a2) &&
+		    !opt_value(out->super_opts, "vers", v2, sizeof(v2)) && !strcmp(vers, v2))
+			return 1;
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static int eff_known(const struct st_effective *eff, int id)
+{
+	return (eff->known >> id & 1) != 0;
+}
+
+void st_mount_explain(const struct st_combo *c, const char *mountinfo_text,
+		      const struct st_mountinfo_entry *self, struct st_effective *eff)
+{
+	int noac = eff_known(eff, ST_OPT_AC) && eff->v[ST_OPT_AC] == ST_AC_NOAC;
+	if (noac && c->v[ST_OPT_SYNC] == ST_SYNC_ASYNC && eff_known(eff, ST_OPT_SYNC) &&
+	    eff->v[ST_OPT_SYNC] == ST_SYNC_SYNC)
+		note_add(eff, "sync: noac makes the kernel write synchronously (it sets sync)");
+	if (noac && c->v[ST_OPT_ACTIMEO] != ST_UNSET && c->v[ST_OPT_ACTIMEO] != 0 &&
+	    eff_known(eff, ST_OPT_ACTIMEO) && eff->v[ST_OPT_ACTIMEO] == 0)
+		note_add(eff, "actimeo: noac sets every attribute cache time to 0");
+	static const int sizes[] = { ST_OPT_RSIZE, ST_OPT_WSIZE };
+	for (size_t i = 0; i < ST_ARRAY_LEN(sizes); i++) {
+		int id = sizes[i];
+		int64_t want = c->v[id];
+		if (want == ST_UNSET || !eff_known(eff, id) || eff->v[id] == want)
+			continue;
+		if (eff->v[id] < want && want % 4096 == 0)
+			note_add(eff, "%s: %lld asked, %lld granted (the server's or the client's "
+				      "largest %s)",
+				 st_options[id].name, (long long)want, (long long)eff->v[id],
+				 id == ST_OPT_RSIZE ? "READ" : "WRITE");
+		else
+			note_add(eff, "%s: %lld asked, %lld granted (rounded by the kernel)",
+				 st_options[id].name, (long long)want, (long long)eff->v[id]);
+	}
+	int64_t nc = c->v[ST_OPT_NCONNECT] == ST_UNSET ? 1 : c->v[ST_OPT_NCONNECT];
+	if (eff_known(eff, ST_OPT_NCONNECT) && eff->v[ST_OPT_NCONNECT] != nc && self &&
+	    mountinfo_text) {
+		struct st_mountinfo_entry *o = malloc(sizeof(*o));
+		if (o && same_client(mountinfo_text, self, o))
+			note_add(eff, "nconnect: %lld, not %lld: the kernel shares one client per "
+				      "server and version, and the mount of %s on %s made it",
+				 (long long)eff->v[ST_OPT_NCONNECT], (long long)nc, o->source,
+				 o->mount_point);
+		else
+			note_add(eff, "nconnect: %lld, not %lld", (long long)eff->v[ST_OPT_NCONNECT],
+				 (long long)nc);
+		free(o);
+	}
+}
+
 /* ---- adapter: running mount(8) and umount(8) ---- */
 
 /* Path of an installed tool ("mount" -> "/usr/bin/mount"). 0 or -ENOENT. */
@@ -686,13 +790,21 @@ static int find_tool(const char *name, char *out, size_t n)
 	return -ENOENT;
 }
 
-/* An errno for a failed mount(8)/umount(8), from its (LC_ALL=C) message. */
-static int guess_errno(const char *text)
+int st_mount_errno(const char *text)
 {
+	/* mount.nfs's own sentences first (utils/mount/error.c of nfs-utils):
+	 * they hold words of the generic ones ("not supported", "denied") */
 	static const struct {
 		const char *words;
 		int err;
 	} table[] = {
+		{ "rpc.statd is not running", ENOLCK },
+		{ "requested NFS version or transport protocol is not supported", EPROTONOSUPPORT },
+		{ "an incorrect mount option was specified", EINVAL },
+		{ "access denied by server", EACCES },
+		{ "reason given by server: No such file or directory", ENOENT },
+		{ "is busy or already mounted", EBUSY },
+		{ "Stale file handle", ESTALE },
 		{ "must be superuser", EPERM },
 		{ "operation not permitted", EPERM },
 		{ "permission denied", EACCES },
@@ -708,11 +820,12 @@ static int guess_errno(const char *text)
 		{ "no route to host", EHOSTUNREACH },
 		{ "network is unreachable", ENETUNREACH },
 		{ "protocol not supported", EPROTONOSUPPORT },
+		{ "cannot allocate memory", ENOMEM },
 		{ "invalid argument", EINVAL },
 		{ "bad option", EINVAL },
 	};
 	for (size_t i = 0; i < ST_ARRAY_LEN(table); i++)
-		if (strcasestr(text, table[i].words))
+		if (text && strcasestr(text, table[i].words))
 			return table[i].err;
 	return EIO;
 }
@@ -813,7 +926,7 @@ static int run_tool(const char *tool, char *const argv[], char *msg, size_t n)
 		return -EIO;
 	}
 	set_msg(msg, n, "%s", line);
-	return -guess_errno(line);
+	return -st_mount_errno(line);
 }
 
 /* The whole of a /proc file into a new NUL-terminated buffer (free it). */
@@ -912,6 +1025,39 @@ static int do_umount(const char *canon, char *msg, size_t n)
 	return run_tool("umount", argv, msg, n);
 }
 
+/* Does the -o text ask for NFSv3 (vers=3, nfsvers=3, v3)? */
+static int is_v3(const char *options)
+{
+	for (const char *p = options ? options : ""; *p;) {
+		size_t len = strcspn(p, ",");
+		if ((len == 6 && !strncmp(p, "vers=3", 6)) || (len == 9 && !strncmp(p, "nfsvers=3", 9)) ||
+		    (len == 2 && !strncmp(p, "v3", 2)))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int do_mount(const char *canon, const char *source, const char *fstype,
+		    const char *options, char *msg, size_t n)
+{
+	char *argv[8];
+	int k = 0;
+	argv[k++] = "mount";
+	argv[k++] = "-t";
+	argv[k++] = (char *)fstype;
+	if (options && *options) {
+		argv[k++] = "-o";
+		argv[k++] = (char *)options;
+	}
+	argv[k++] = (char *)source;
+	argv[k++] = (char *)canon;
+	argv[k] = NULL;
+	return run_tool("mount", argv, msg, n);
+}
+
 /* 1 when canon is a mount point, 0 when not, or -errno (the entry is big:
  * it lives on the heap, not on a thread's stack). */
 static int is_mounted(const char *canon, char *msg, size_t n)
@@ -961,19 +1107,7 @@ int st_mount_apply(const char *source, const char *fstype, const char *options,
 
 	if (mounted && (rc = do_umount(canon, msg, n)))
 		return rc;
-	char *argv[8];
-	int k = 0;
-	argv[k++] = "mount";
-	argv[k++] = "-t";
-	argv[k++] = (char *)fstype;
-	if (options && *options) {
-		argv[k++] = "-o";
-		argv[k++] = (char *)options;
-	}
-	argv[k++] = (char *)source;
-	argv[k++] = canon;
-	argv[k] = NULL;
-	return run_tool("mount", argv, msg, n);
+	return do_mount(canon, source, fstype, options, msg, n);
 }
 
 int st_umount(const char *target, char *msg, size_t n)
@@ -995,8 +1129,219 @@ int st_umount(const char *target, char *msg, size_t n)
 	return do_umount(canon, msg, n);
 }
 
-int st_mount_read_effective(const char *target, const char *fstype, struct st_effective *eff,
-			    char *msg, size_t n)
+/* The mount id of the top mount on canon: > 0, 0 when canon is no mount
+ * point, or -errno. */
+static int top_id(const char *canon, char *msg, size_t n)
+{
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	int rc = mounted_at(canon, e, msg, n);
+	if (rc > 0)
+		rc = e->mount_id;
+	free(e);
+	return rc;
+}
+
+/* Has the -o text a word that sets locking (lock, nolock, local_lock=)? */
+static int sets_locking(const char *options)
+{
+	for (const char *p = options ? options : ""; *p;) {
+		size_t len = strcspn(p, ",");
+		size_t kl = key_len(p, len);
+		if ((len == 4 && !strncmp(p, "lock", 4)) || (len == 6 && !strncmp(p, "nolock", 6)) ||
+		    (kl == 10 && !strncmp(p, "local_lock", 10)))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int st_mount_check_target(const char *target, int allow_over, char *msg, size_t n)
+{
+	char canon[PATH_MAX];
+	set_msg(msg, n, "%s", "");
+	int rc = check_target(target, canon, msg, n);
+	if (rc)
+		return rc;
+	struct stat st;
+	if (stat(canon, &st) || !S_ISDIR(st.st_mode)) {
+		set_msg(msg, n, "%s is not a directory", canon);
+		return -ENOTDIR;
+	}
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	rc = mounted_at(canon, e, msg, n);
+	if (rc > 0 && !allow_over) {
+		set_msg(msg, n,
+			"%s is already a mount point (%s %s): stcluster mounts over it only with "
+			"--mount-over (it then stays as it is, underneath)",
+			canon, e->fstype, e->source[0] ? e->source : "-");
+		rc = -EBUSY;
+	} else if (rc > 0) {
+		rc = 0;
+	}
+	free(e);
+	return rc;
+}
+
+int st_mount_take(struct st_mount_state *s, const char *source, const char *fstype,
+		  const char *options, const char *target, char *msg, size_t n)
+{
+	char canon[PATH_MAX];
+	set_msg(msg, n, "%s", "");
+	s->added[0] = s->added_why[0] = '\0';
+	int rc = check_target(target, canon, msg, n);
+	if (rc)
+		return rc;
+	if (!word_ok(source) || !word_ok(fstype)) {
+		set_msg(msg, n, "mount: bad %s '%s'", word_ok(source) ? "fstype" : "source",
+			word_ok(source) ? (fstype ? fstype : "") : (source ? source : ""));
+		return -EINVAL;
+	}
+	if ((rc = need_root("mount", msg, n)))
+		return rc;
+	int top = top_id(canon, msg, n);
+	if (top < 0)
+		return top;
+	if (!s->target[0]) {
+		st_copy(s->target, sizeof(s->target), canon);
+		s->below_id = top;
+	} else if (strcmp(s->target, canon)) {
+		set_msg(msg, n, "mount driver: target %s, but this state is of %s", canon, s->target);
+		return -EINVAL;
+	}
+	if (top && top == s->our_id) {
+		if ((rc = do_umount(canon, msg, n)))
+			return rc;
+		s->our_id = 0;
+	} else if (top && top != s->below_id) {
+		set_msg(msg, n,
+			"%s: the mount on top (id %d) is neither stcluster's nor the one it found "
+			"there: left alone",
+			canon, top);
+		return -EBUSY;
+	}
+	s->our_id = 0;
+	char opts[ST_MOUNT_OPTS_MAX];
+	int nolock = st_mount_is_nfs(fstype) && !sets_locking(options) &&
+		     snprintf(opts, sizeof(opts), "%s%snolock", options ? options : "",
+			      options && *options ? "," : "") < (int)sizeof(opts);
+	if (nolock && s->no_statd[0] && is_v3(options)) {
+		/* known since an earlier mount: no rpc.statd here */
+		rc = do_mount(canon, source, fstype, opts, msg, n);
+		if (rc == 0) {
+			st_copy(s->added, sizeof(s->added), "nolock");
+			st_copy(s->added_why, sizeof(s->added_why), s->no_statd);
+		}
+	} else {
+		rc = do_mount(canon, source, fstype, options, msg, n);
+		if (rc == -ENOLCK && nolock) {
+			/* NFSv3 and no rpc.statd on this host: stcluster takes no
+			 * locks, so nolock changes nothing it measures; it is stored
+			 * as an option the user did not ask for */
+			st_copy(s->no_statd, sizeof(s->no_statd), msg);
+			rc = do_mount(canon, source, fstype, opts, msg, n);
+			if (rc == 0) {
+				st_copy(s->added, sizeof(s->added), "nolock");
+				st_copy(s->added_why, sizeof(s->added_why), s->no_statd);
+			}
+		}
+	}
+	if (rc)
+		return rc;
+	st_mount_adopt(s);
+	return 0;
+}
+
+void st_mount_adopt(struct st_mount_state *s)
+{
+	if (!s->target[0])
+		return;
+	int top = top_id(s->target, NULL, 0);
+	s->our_id = top > 0 && top != s->below_id ? top : 0;
+}
+
+int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
+{
+	set_msg(msg, n, "%s", "");
+	if (!s->our_id)
+		return 0;
+	int top = top_id(s->target, msg, n);
+	if (top < 0)
+		return top;
+	if (top != s->our_id) {
+		int was = s->our_id;
+		s->our_id = 0;
+		if (!top || top == s->below_id)
+			return 0; /* ours is gone already */
+		set_msg(msg, n, "%s: stcluster's mount (id %d) is covered by mount %d: left alone",
+			s->target, was, top);
+		return -EBUSY;
+	}
+	int rc;
+	if (lazy) {
+		/* detach at once: never waits for a server that does not answer
+		 * (umount(8) would, and its helper may talk to the server) */
+		rc = umount2(s->target, MNT_DETACH) ? -errno : 0;
+		if (rc)
+			set_msg(msg, n, "umount -l %s: %s", s->target, strerror(-rc));
+	} else {
+		rc = do_umount(s->target, msg, n);
+	}
+	if (!rc)
+		s->our_id = 0;
+	return rc;
+}
+
+/* The mount that holds canon (its mountinfo line into e), with the
+ * mountinfo text it was found in (*mi, caller frees). 0 or -errno. */
+static int holding(const char *canon, struct st_mountinfo_entry *e, char **mi, char *msg,
+		   size_t n)
+{
+	int rc = read_proc("/proc/self/mountinfo", mi);
+	if (rc) {
+		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
+		return rc;
+	}
+	/* the mount that holds canon: statx knows its id; without it (kernels
+	 * before 5.8) the nearest mount point up the path */
+	struct statx stx;
+	rc = -ENOENT;
+	if (statx(AT_FDCWD, canon, 0, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
+		rc = st_mountinfo_find_id(*mi, (int)stx.stx_mnt_id, e);
+	if (rc) {
+		char up[PATH_MAX];
+		st_copy(up, sizeof(up), canon);
+		while ((rc = st_mountinfo_find(*mi, up, e)) != 0 && strcmp(up, "/") != 0) {
+			char *slash = strrchr(up, '/');
+			slash[slash == up ? 1 : 0] = '\0';
+		}
+	}
+	if (rc)
+		set_msg(msg, n, "no mount holds %s in /proc/self/mountinfo", canon);
+	return rc;
+}
+
+int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, size_t n)
+{
+	char canon[PATH_MAX], *mi = NULL;
+	set_msg(msg, n, "%s", "");
+	if (!dir || !realpath(dir, canon)) {
+		int err = dir ? errno : EINVAL;
+		set_msg(msg, n, "target %s: %s", dir ? dir : "(none)", strerror(err));
+		return -err;
+	}
+	int rc = holding(canon, e, &mi, msg, n);
+	free(mi);
+	return rc;
+}
+
+int st_mount_read_effective(const char *target, const char *fstype, const struct st_combo *req,
+			    struct st_effective *eff, char *msg, size_t n)
 {
 	char canon[PATH_MAX];
 	set_msg(msg, n, "%s", "");
@@ -1011,29 +1356,9 @@ int st_mount_read_effective(const char *target, const char *fstype, struct st_ef
 	}
 	char *mi = NULL, *ms = NULL;
 	struct st_mountinfo_entry *e = malloc(sizeof(*e));
-	int rc = e ? read_proc("/proc/self/mountinfo", &mi) : -ENOMEM;
-	if (rc) {
-		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
+	int rc = e ? holding(canon, e, &mi, msg, n) : -ENOMEM;
+	if (rc)
 		goto out_free;
-	}
-	/* the mount that holds canon: statx knows its id; without it (kernels
-	 * before 5.8) the nearest mount point up the path */
-	struct statx stx;
-	rc = -ENOENT;
-	if (statx(AT_FDCWD, canon, 0, STATX_MNT_ID, &stx) == 0 && (stx.stx_mask & STATX_MNT_ID))
-		rc = st_mountinfo_find_id(mi, (int)stx.stx_mnt_id, e);
-	if (rc) {
-		char up[PATH_MAX];
-		st_copy(up, sizeof(up), canon);
-		while ((rc = st_mountinfo_find(mi, up, e)) != 0 && strcmp(up, "/") != 0) {
-			char *slash = strrchr(up, '/');
-			slash[slash == up ? 1 : 0] = '\0';
-		}
-	}
-	if (rc) {
-		set_msg(msg, n, "no mount holds %s in /proc/self/mountinfo", canon);
-		goto out_free;
-	}
 	if (fstype && *fstype && strcmp(fstype, e->fstype) != 0 &&
 	    !(st_mount_is_nfs(fstype) && st_mount_is_nfs(e->fstype))) {
 		set_msg(msg, n, "%s is on a %s mount (%s on %s), not %s", canon, e->fstype, e->source,
@@ -1048,6 +1373,8 @@ int st_mount_read_effective(const char *target, const char *fstype, struct st_ef
 	if (st_mount_is_nfs(e->fstype) && read_proc("/proc/self/mountstats", &ms) == 0)
 		have_stats = st_mountstats_find(ms, e->mount_point, stats, sizeof(stats)) == 0;
 	st_mount_effective(e->fstype, e->mount_opts, e->super_opts, have_stats ? stats : NULL, eff);
+	if (req)
+		st_mount_explain(req, mi, e, eff);
 	rc = 0;
 out_free:
 	free(ms);
@@ -1113,6 +1440,7 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		if ((rc = drop_host_caches(msg, n)))
 			return rc;
 		set_msg(method, method_n, "drop_caches");
+		set_msg(msg, n, "not remounted: stcluster did not mount %s (no --mount)", canon);
 		return 0;
 	}
 
@@ -1149,7 +1477,7 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 			int rc2 = drop_host_caches(msg, n);
 			if (rc2 == 0) {
 				set_msg(method, method_n, "drop_caches");
-				set_msg(msg, n, "remount failed (%s); dropped the host's caches", why);
+				set_msg(msg, n, "not remounted (%s); dropped the host's caches", why);
 			}
 			rc = rc2;
 		} else {
@@ -1161,10 +1489,15 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		if ((rc = drop_host_caches(msg, n)))
 			goto out_free;
 		set_msg(method, method_n, "remount+drop_caches");
-		set_msg(msg, n, "another mount shows device %u:%u (a shared superblock keeps its cache)",
+		set_msg(msg, n,
+			"remounted, and drop_caches too: another mount shows device %u:%u (a shared "
+			"superblock keeps its cache)",
 			major, minor);
 	} else {
 		set_msg(method, method_n, "remount");
+		set_msg(msg, n, "remounted (a new superblock: nothing of %s cached); no drop_caches, "
+				"which would empty every cache of the host",
+			canon);
 	}
 out_free:
 	free(mi);

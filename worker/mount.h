@@ -111,7 +111,78 @@ int st_mountstats_find(const char *text, const char *mount_point, char *opts, si
 void st_mount_effective(const char *fstype, const char *mount_opts, const char *super_opts,
 			const char *stats_opts, struct st_effective *eff);
 
+/*
+ * The errno of a failed mount(8)/umount(8) from its (LC_ALL=C) message:
+ * mount.nfs's own sentences first ("requested NFS version or transport
+ * protocol is not supported" EPROTONOSUPPORT, "an incorrect mount option
+ * was specified" EINVAL, "rpc.statd is not running" ENOLCK, "access
+ * denied by server" EACCES, "reason given by server: No such file or
+ * directory" ENOENT), then strerror's words (busy, timed out, no route to
+ * host, ...); EIO when nothing matches. A positive value.
+ */
+int st_mount_errno(const char *text);
+
+/*
+ * Why the kernel's options differ from the request, appended to
+ * eff->note as "option: why" items joined by "; " (what fits): noac
+ * (sync, and every attribute cache time 0), a READ/WRITE size the server
+ * or client cut down, an nconnect that comes from another mount of the
+ * same server (the kernel keeps one client per server: the first mount's
+ * nconnect applies). c: the combination (its requested values);
+ * mountinfo_text and self: the mount in force, to find the others.
+ */
+void st_mount_explain(const struct st_combo *c, const char *mountinfo_text,
+		      const struct st_mountinfo_entry *self, struct st_effective *eff);
+
 /* ---- adapter part: root, mount(8), /proc ---- */
+
+/*
+ * What the mount driver did on one target (local rank 0 of a client host
+ * keeps one per run). stcluster only ever unmounts a mount it made: a
+ * mount point found on the target (allowed with --mount-over) is mounted
+ * over and left as it is underneath, so it is back in view - the same
+ * mount, options and open files - once stcluster's mount is gone.
+ */
+struct st_mount_state {
+	char target[ST_MOUNT_PATH_MAX]; /* canonical path; "" until the first mount */
+	int below_id;			/* mount id found on the target before; 0: none */
+	int our_id;			/* mount id of stcluster's mount on top; 0: none */
+	char added[32];			/* options the last mount added unasked ("nolock") */
+	char added_why[200];		/* why: mount.nfs's message that asked for it */
+	char no_statd[200];		/* mount.nfs's message that rpc.statd is missing; "" not seen */
+};
+
+/* 0 when target is a directory stcluster may mount on: absolute, not "/",
+ * and not a mount point unless allow_over. -EBUSY (a mount point: msg names
+ * it and --mount-over), -ENOTDIR, -ENOENT, -EINVAL. Needs no root. */
+int st_mount_check_target(const char *target, int allow_over, char *msg, size_t n);
+
+/*
+ * Mount source (fstype, options) on target for one combination: first
+ * unmount stcluster's previous mount there (s->our_id, when it is on top),
+ * never another one (a mount on top that is neither stcluster's nor the
+ * one found at the start: -EBUSY). NFS without rpc.statd (mount.nfs:
+ * "rpc.statd is not running", ENOLCK) and no locking option given: mounted
+ * again with nolock, which s->added and s->added_why record; from then on
+ * an NFSv3 mount (vers=3 in options) of this state gets nolock at once
+ * (mount.nfs first tries to start statd, for seconds). 0 (s->our_id the
+ * new mount) or -errno with mount(8)'s message (s->our_id 0).
+ */
+int st_mount_take(struct st_mount_state *s, const char *source, const char *fstype,
+		  const char *options, const char *target, char *msg, size_t n);
+
+/* s->our_id from the mount now on top of s->target (after a remount cycle
+ * of st_drop_caches): 0 when it is the one found at the start, or none. */
+void st_mount_adopt(struct st_mount_state *s);
+
+/*
+ * Unmount stcluster's mount (s->our_id) when it is on top of s->target;
+ * whatever was below is in view again. lazy: umount2(MNT_DETACH), which
+ * returns at once even when the server does not answer (the abort paths);
+ * else umount(8), which may wait for a server that does not answer. 0
+ * (also when there is nothing of stcluster's to unmount), or -errno.
+ */
+int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n);
 
 /*
  * Mount source (fstype, options) on target.
@@ -145,10 +216,16 @@ int st_umount(const char *target, char *msg, size_t n);
  * st_mount_effective). fstype NULL or "": any; otherwise the mount must be of
  * that type (nfs and nfs4 count as one), else -EMEDIUMTYPE: the check that
  * the expected mount is really there and not the directory under it.
- * Needs no root. 0, or -errno with msg.
+ * req: the combination asked for, whose differences st_mount_explain
+ * notes (NULL: none). Needs no root. 0, or -errno with msg.
  */
-int st_mount_read_effective(const char *target, const char *fstype, struct st_effective *eff,
-			    char *msg, size_t n);
+int st_mount_read_effective(const char *target, const char *fstype, const struct st_combo *req,
+			    struct st_effective *eff, char *msg, size_t n);
+
+/* The mount that holds dir (a directory; need not be a mount point): its
+ * mountinfo line, found by statx's mount id (else the nearest mount point
+ * up the path). Needs no root. 0, or -errno with msg. */
+int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, size_t n);
 
 /*
  * Drop the client's caches for the files under target before a read phase.
@@ -162,9 +239,9 @@ int st_mount_read_effective(const char *target, const char *fstype, struct st_ef
  * its files, and its pages are not a cache. With source == NULL: drop_caches
  * only ("3" to /proc/sys/vm/drop_caches: page cache, dentries and inodes of
  * the whole host). method gets what was done: "remount",
- * "remount+drop_caches", "drop_caches" or "none"; msg says why when it is
- * not the first choice. 0, or -errno with msg (then the target may be left
- * unmounted if the mount after a successful umount failed).
+ * "remount+drop_caches", "drop_caches" or "none"; msg says why that one,
+ * and why not the other (0 or not). 0, or -errno with msg (then the target
+ * may be left unmounted if the mount after a successful umount failed).
  */
 int st_drop_caches(const char *target, const char *source, const char *fstype,
 		   const char *options, char *method, size_t method_n, char *msg, size_t n);

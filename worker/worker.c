@@ -339,9 +339,10 @@ static const unsigned char *make_data(struct io_thread *t, uint64_t off, size_t 
 }
 
 /* One block's call (a write of src, or a read into buf): the bytes moved,
- * or -errno. A short write moved what
- * fitted; as with write(2), the call for the rest says why (ENOSPC,
- * EDQUOT, EFBIG): that errno goes to *short_err. */
+ * or -errno. A short transfer moved what it could; as with write(2) and
+ * read(2), the call for the rest says why (ENOSPC, EDQUOT, EFBIG; a soft
+ * mount's EIO or ETIMEDOUT): that errno goes to *short_err. A read whose
+ * rest finds the end of file (0) is short with no errno. */
 static ssize_t transfer(struct io_thread *t, void *fh, const unsigned char *src, uint64_t off,
 			int *short_err)
 {
@@ -349,9 +350,11 @@ static ssize_t transfer(struct io_thread *t, void *fh, const unsigned char *src,
 	ssize_t n = src ? w->e->pwrite(t->ts, fh, src, (size_t)w->block, off)
 			: w->e->pread(t->ts, fh, t->buf, (size_t)w->block, off);
 	*short_err = 0;
-	while (src && n > 0 && n < w->block) {
-		ssize_t m = w->e->pwrite(t->ts, fh, src + n, (size_t)(w->block - n),
-					 off + (uint64_t)n);
+	while (n > 0 && n < w->block) {
+		ssize_t m = src ? w->e->pwrite(t->ts, fh, src + n, (size_t)(w->block - n),
+					       off + (uint64_t)n)
+				: w->e->pread(t->ts, fh, t->buf + n, (size_t)(w->block - n),
+					      off + (uint64_t)n);
 		if (m <= 0) {
 			*short_err = m < 0 ? (int)-m : 0;
 			break;
@@ -414,7 +417,7 @@ static void blocks(struct io_thread *t, struct block_order *o, void *fh, int pha
 		}
 		account(t, t0, t1, (uint64_t)n, !wr);
 		if (short_err) {
-			set_error(r, short_err, ST_OP_WRITE, phase, off + (uint64_t)n);
+			set_error(r, short_err, wr ? ST_OP_WRITE : ST_OP_READ, phase, off + (uint64_t)n);
 			break;
 		}
 		if (n < w->block) {
@@ -999,6 +1002,10 @@ struct st_worker *st_worker_prepare(const struct st_worker_args *a,
 	pthread_cond_init(&w->cmd_cv, NULL);
 	pthread_cond_init(&w->done_cv, NULL);
 
+	/* a server or idle rank does no client I/O: no engine (with --mount
+	 * its host never mounts the target, which may not even exist there) */
+	if (a->role != ST_ROLE_CLIENT)
+		return w;
 	struct st_engine_env env = { .cfg = a->cfg, .combo = c, .rank = a->rank, .eff = &ps->eff,
 				     .deadline_ns = st_now_ns() + a->cfg->o[ST_OPT_DEADLINE].v[0] };
 	char msg[200] = "";
@@ -1095,8 +1102,30 @@ void st_worker_phase_begin(struct st_worker *w, int phase, int64_t release_local
 	w->measure_ns = release_local_ns + (data ? w->ramp_ns : 0);
 	w->until_ns = data && w->runtime_ns ? w->measure_ns + w->runtime_ns : INT64_MAX;
 	atomic_store_explicit(&w->stop, 0, memory_order_relaxed);
+	/* the engine's RPC counts start with the phase (not the layout's) */
+	for (int i = 0; w->e->thread_rpc && i < w->nthreads; i++)
+		if (w->t[i].ts)
+			w->e->thread_rpc(w->t[i].ts, NULL);
 	st_cpu_us(&w->cpu_user0, &w->cpu_sys0);
 	command_start(w, CMD_PHASE, phase);
+}
+
+int st_worker_rpc(struct st_worker *w, struct st_rpc_result *out)
+{
+	if (!w || !w->e || !w->e->thread_rpc || w->nthreads == 0)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->version = ST_WIRE_VERSION;
+	out->rank = (uint32_t)w->a.rank;
+	out->phase = (uint32_t)w->phase_started;
+	out->source = ST_RPC_LIBNFS;
+	out->basis = ST_RPC_BASIS_MEASURED;
+	for (int h = 0; h < ST_RPC_HISTS; h++)
+		st_hist_init(&out->hist[h]);
+	for (int i = 0; i < w->nthreads; i++)
+		if (w->t[i].ts)
+			w->e->thread_rpc(w->t[i].ts, out);
+	return 1;
 }
 
 int st_worker_phase_wait(struct st_worker *w, int64_t until_ns)

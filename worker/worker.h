@@ -84,6 +84,11 @@ void st_worker_stop(struct st_worker *w);
  * rank that does no I/O). Valid until the next phase. */
 const struct st_interval *st_worker_intervals(const struct st_worker *w, size_t *n);
 
+/* After st_worker_phase_end: the engine's own count of this rank's RPCs in
+ * the phase (an engine with thread_rpc: libnfs), into out. 1 when there is
+ * one, 0 when the engine counts none (the caller may read the kernel's). */
+int st_worker_rpc(struct st_worker *w, struct st_rpc_result *out);
+
 /* Stop threads, remove this rank's files, tear the engine down. Accepts NULL. */
 void st_worker_finish(struct st_worker *w);
 

@@ -15,6 +15,7 @@
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../worker/mount.h"
+#include "../../worker/rpcstats.h"
 #include "../../worker/worker.h"
 #include "../store/store.h"
 #include "die.h"
@@ -134,59 +135,116 @@ static struct st_sample *gather_samples(struct job *j, const struct st_sample *m
 	return all;
 }
 
+/* The -o text of combination c as this host mounts it: its options, and
+ * what the mount driver added to them here (nolock without rpc.statd). */
+static int host_options(const struct job *j, const struct st_combo *c, char *opts, size_t n)
+{
+	int rc = st_mount_options(&j->cfg, c, opts, n);
+	if (rc == 0 && j->mnt && j->mnt->added[0]) {
+		size_t l = strlen(opts);
+		if (snprintf(opts + l, n - l, "%s%s", l ? "," : "", j->mnt->added) >= (int)(n - l))
+			rc = -E2BIG;
+	}
+	return rc;
+}
+
+/* The mount of one combination, on local rank 0 of a client host (may
+ * block: rank 0 runs it under its deadline, st_step_local). */
+struct mount_work {
+	struct job *j;
+	const struct st_combo *c;
+	struct st_mount_msg res;
+};
+
+static void mount_local(void *arg)
+{
+	struct mount_work *m = arg;
+	struct job *j = m->j;
+	char opts[ST_STR_MAX], msg[200] = "";
+	if (st_mount_options(&j->cfg, m->c, opts, sizeof(opts)) < 0) {
+		m->res.rc = -EINVAL;
+		snprintf(m->res.msg, sizeof(m->res.msg), "mount options: %s", opts);
+		return;
+	}
+	m->res.rc = st_mount_take(j->mnt, j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
+				  j->cfg.o[ST_OPT_TARGET].s, msg, sizeof(msg));
+	if (m->res.rc)
+		snprintf(m->res.msg, sizeof(m->res.msg), "mount -t %s -o %s %s %s: %s",
+			 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
+			 j->cfg.o[ST_OPT_TARGET].s, msg);
+	else if (j->mnt->added[0]) {
+		st_copy(m->res.added, sizeof(m->res.added), j->mnt->added);
+		st_copy(m->res.msg, sizeof(m->res.msg), j->mnt->added_why);
+	}
+}
+
 /* --mount: local rank 0 of each client host mounts the target with this
  * combination's options, once every rank of the host is done with the
- * previous combination (an open directory would make the umount busy).
- * 0, or -1 with ps filled as a failed preparation. */
-static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps)
+ * previous combination (an open file would make the umount busy).
+ * 0, or -1 with ps filled as a failed preparation; *added gets what the
+ * driver added to the options (its note for the store). */
+static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare_status *ps,
+		      struct st_mount_msg *added)
 {
-	struct st_mount_msg res = { 0 };
+	struct mount_work m = { .j = j, .c = c };
 	memset(ps, 0, sizeof(*ps));
+	memset(added, 0, sizeof(*added));
 	ps->version = ST_WIRE_VERSION;
 	if (!j->cfg.o[ST_OPT_MOUNT].n || j->roles[j->rank] != ST_ROLE_CLIENT)
 		return 0;
 	MPI_Barrier(j->host_comm);
 	if (j->hosts[j->rank].local_rank == 0) {
-		char opts[ST_STR_MAX], msg[200] = "";
-		if (st_mount_options(&j->cfg, c, opts, sizeof(opts)) < 0) {
-			res.rc = -EINVAL;
-			snprintf(res.msg, sizeof(res.msg), "mount options: %s", opts);
-		} else {
-			res.rc = st_mount_apply(j->cfg.o[ST_OPT_MOUNT].s, j->cfg.o[ST_OPT_FSTYPE].s, opts,
-						j->cfg.o[ST_OPT_TARGET].s, 0, msg, sizeof(msg));
-			if (res.rc)
-				snprintf(res.msg, sizeof(res.msg), "mount -t %s -o %s %s %s: %s",
-					 j->cfg.o[ST_OPT_FSTYPE].s, opts, j->cfg.o[ST_OPT_MOUNT].s,
-					 j->cfg.o[ST_OPT_TARGET].s, msg);
-		}
+		if (!j->mnt && !(j->mnt = calloc(1, sizeof(*j->mnt))))
+			st_die("out of memory");
+		st_step_local(j, mount_local, &m, st_now_ns(), "the end of its mount");
 	}
-	MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
-	if (!res.rc)
+	MPI_Bcast(&m.res, (int)sizeof(m.res), MPI_BYTE, 0, j->host_comm);
+	if (!m.res.rc) {
+		*added = m.res;
 		return 0;
-	ps->err = -res.rc;
+	}
+	ps->err = -m.res.rc;
 	ps->op = ST_OP_PREPARE;
-	st_copy(ps->message, sizeof(ps->message), res.msg);
+	st_copy(ps->message, sizeof(ps->message), m.res.msg);
 	return -1;
 }
 
-/* --mount, before a read phase that follows a write: each client host drops
- * its cache for the files (remount, or drop_caches); the method is returned. */
-static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n)
+struct drop_work {
+	struct job *j;
+	const struct st_combo *c;
+	struct st_cache_drop_msg res;
+};
+
+static void drop_local(void *arg)
 {
-	struct st_cache_drop_msg res = { "", "" };
+	struct drop_work *d = arg;
+	struct job *j = d->j;
+	char opts[ST_STR_MAX];
+	host_options(j, d->c, opts, sizeof(opts));
+	if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
+			   j->cfg.o[ST_OPT_FSTYPE].s, opts, d->res.method, sizeof(d->res.method),
+			   d->res.msg, sizeof(d->res.msg)) < 0)
+		snprintf(d->res.method, sizeof(d->res.method), "failed");
+	/* a remount cycle made a new mount: that one is stcluster's now */
+	if (j->mnt)
+		st_mount_adopt(j->mnt);
+}
+
+/* --mount, before a read phase that follows a write: each client host drops
+ * its cache for the files (remount, or drop_caches); the method is
+ * returned, and in note why that one and not the other. */
+static void drop_cache_step(struct job *j, const struct st_combo *c, char *method, size_t n,
+			    char *note, size_t nn)
+{
+	struct drop_work d = { .j = j, .c = c, .res = { "", "" } };
 	if (j->roles[j->rank] == ST_ROLE_CLIENT) {
 		MPI_Barrier(j->host_comm);
-		if (j->hosts[j->rank].local_rank == 0) {
-			char opts[ST_STR_MAX];
-			st_mount_options(&j->cfg, c, opts, sizeof(opts));
-			if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
-					   j->cfg.o[ST_OPT_FSTYPE].s, opts, res.method, sizeof(res.method),
-					   res.msg, sizeof(res.msg)) < 0)
-				snprintf(res.method, sizeof(res.method), "failed");
-		}
-		MPI_Bcast(&res, (int)sizeof(res), MPI_BYTE, 0, j->host_comm);
+		if (j->hosts[j->rank].local_rank == 0)
+			st_step_local(j, drop_local, &d, st_now_ns(), "the end of its cache drop");
+		MPI_Bcast(&d.res, (int)sizeof(d.res), MPI_BYTE, 0, j->host_comm);
 	}
-	st_copy(method, n, res.method);
+	st_copy(method, n, d.res.method);
+	st_copy(note, nn, d.res.msg);
 }
 
 /* One combination on its way through the script: what each step leaves
@@ -210,6 +268,12 @@ struct combo_run {
 	char run_dir[96];		  /* --keep: the combination's own, under the run's */
 	int direct_fallback;		  /* O_DIRECT was refused somewhere */
 	int wrote;			  /* a write phase ran since the last cache drop */
+	/* what went over the wire: the kernel's counts of the target's mount
+	 * (the first rank of a client host, for the host), or the engine's */
+	int rpc_kernel;			  /* this rank reads mountstats for its host */
+	char rpc_point[ST_MOUNT_PATH_MAX]; /* the mount point it reads */
+	struct st_rpc_snap *rpc_before;	  /* the reading before the phase */
+	struct st_rpc_result rpc;	  /* this rank's counts of the phase just run */
 };
 
 /* Rank 0: a combination none of whose phases can run is stored as skipped. */
@@ -231,6 +295,30 @@ static void record_skipped(struct job *j, const struct combo_run *r)
 	if (!j->quiet)
 		printf("[%u/%llu] skipped: %s\n", r->c->seq + 1, (unsigned long long)r->total,
 		       r->why);
+}
+
+struct prepare_work {
+	struct combo_run *r;
+};
+
+static void prepare_local(void *arg)
+{
+	struct prepare_work *pw = arg;
+	struct combo_run *r = pw->r;
+	r->w = st_worker_prepare(&r->wa, &r->ps);
+	/* the kernel's RPC counts: where the engine counts none of its own, the
+	 * target is on an NFS mount, and this rank speaks for its host */
+	if (!r->w || r->ps.err || r->wa.role != ST_ROLE_CLIENT || r->wa.local_rank != 0 ||
+	    !(r->wa.engine->caps & ST_EC_NEEDS_TARGET_DIR) || r->wa.engine->thread_rpc)
+		return;
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	char msg[200];
+	if (e && st_mount_holding(r->wa.cfg->o[ST_OPT_TARGET].s, e, msg, sizeof(msg)) == 0 &&
+	    st_mount_is_nfs(e->fstype) && (r->rpc_before = malloc(sizeof(*r->rpc_before)))) {
+		st_copy(r->rpc_point, sizeof(r->rpc_point), e->mount_point);
+		r->rpc_kernel = 1;
+	}
+	free(e);
 }
 
 /* Every rank prepares (the mount, the engine, pinned threads, files laid
@@ -263,10 +351,20 @@ static void prepare(struct job *j, struct combo_run *r)
 	};
 	int64_t prep_start = st_now_ns();
 	st_watch_where(j->watch, (int)r->c->seq, -1);
-	if (mount_step(j, r->c, &r->ps) == 0) {
-		r->w = st_worker_prepare(&r->wa, &r->ps);
+	struct st_mount_msg added;
+	if (mount_step(j, r->c, &r->ps, &added) == 0) {
+		struct prepare_work pw = { .r = r };
+		st_step_local(j, prepare_local, &pw, st_now_ns(), "the end of its preparation");
 		if (!r->w)
 			st_die("out of memory preparing a combination");
+		if (added.added[0]) {
+			struct st_effective *e = &r->ps.eff;
+			st_copy(e->added, sizeof(e->added), added.added);
+			size_t l = strlen(e->note);
+			snprintf(e->note + l, sizeof(e->note) - l,
+				 "%slock: %s added by stcluster, which takes no locks (%s)", l ? "; " : "",
+				 added.added, added.msg);
+		}
 	}
 	if (j->rank == 0 && !(r->all_ps = calloc((size_t)j->size, sizeof(*r->all_ps))))
 		st_die("out of memory");
@@ -299,14 +397,17 @@ static void alloc_results(struct job *j, struct combo_run *r)
 /* A phase opens: the cache drop --mount needs before a read that follows a
  * write, then the barrier that releases every rank at once. Returns the
  * release time (local clock). */
-static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n)
+static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache_drop, size_t n,
+			  char *note, size_t nn)
 {
 	if (j->cfg.o[ST_OPT_MOUNT].n && r->wrote &&
 	    (p == ST_PHASE_READ || p == ST_PHASE_RANDREAD || ((1u << p) & ST_PHASES_MIXED))) {
-		drop_cache_step(j, r->c, cache_drop, n);
+		drop_cache_step(j, r->c, cache_drop, n, note, nn);
 		r->wrote = 0;
 	}
-	char what[64];
+	char what[64], msg[200];
+	if (r->rpc_kernel && st_rpc_read(r->rpc_point, r->rpc_before, msg, sizeof(msg)))
+		r->rpc_before->nfs = 0;
 	snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
 	MPI_Request q;
 	int64_t since = st_now_ns();
@@ -321,30 +422,63 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 /* The timed I/O: the client threads run the phase (rank 0 keeps the live
  * line meanwhile); rr and r->mine get this rank's figures. */
 static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
-		     const char *cache_drop, struct st_rank_result *rr, struct st_stonewall *sw)
+		     const char *cache_drop, const char *note, struct st_rank_result *rr,
+		     struct st_stonewall *sw)
 {
 	st_stonewall_begin(j, sw, r->c, p);
 	st_worker_phase_begin(r->w, p, release);
 	if (j->progress == PROGRESS_LIVE) {
 		st_progress_live(j, r->w, r->c, p, r->total, release, sw);
-	} else if (sw->active) {
-		/* a first client's end is seen within a millisecond */
-		while (!st_worker_phase_wait(r->w, st_now_ns() + 1000000))
-			st_stonewall_poll(j, sw, r->w, 0);
-		st_stonewall_poll(j, sw, r->w, 1);
+	} else if (sw->active || j->rank == 0) {
+		/* a first client's end is seen within a millisecond (--stonewall);
+		 * rank 0's own threads (a hard mount that never answers) must not
+		 * hold the deadline that watches every rank */
+		int64_t deadline = st_step_deadline(j, release);
+		int64_t slice = sw->active ? 1000000 : 100000000LL;
+		while (!st_worker_phase_wait(r->w, st_now_ns() + slice)) {
+			if (sw->active)
+				st_stonewall_poll(j, sw, r->w, 0);
+			if (j->rank == 0 && st_now_ns() > deadline) {
+				char what[64];
+				snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
+				st_step_abort_local(j, what, release);
+			}
+		}
+		if (sw->active)
+			st_stonewall_poll(j, sw, r->w, 1);
 	} else {
 		st_worker_phase_wait(r->w, INT64_MAX);
 	}
 	st_worker_phase_end(r->w, rr, r->mine);
+	memset(&r->rpc, 0, sizeof(r->rpc));
+	st_worker_rpc(r->w, &r->rpc);
 	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
+	st_copy(rr->cache_drop_note, sizeof(rr->cache_drop_note), note);
 	r->wrote |= ((1u << p) & (ST_PHASES_WRITE | ST_PHASES_MIXED | 1u << ST_PHASE_CREATE)) != 0;
+}
+
+/* Once every client is done (the phase-end barrier): the kernel's counts
+ * of this host's mount over the phase. */
+static void rpc_after(struct combo_run *r, int p)
+{
+	char msg[200];
+	if (!r->rpc_kernel || !r->rpc_before->nfs)
+		return;
+	struct st_rpc_snap *after = malloc(sizeof(*after));
+	if (after && st_rpc_read(r->rpc_point, after, msg, sizeof(msg)) == 0) {
+		r->rpc.rank = (uint32_t)r->wa.rank;
+		r->rpc.phase = (uint32_t)p;
+		st_rpc_delta(r->rpc_before, after, &r->rpc);
+	}
+	free(after);
 }
 
 /* The phase ends when every client is done: a barrier, until which the
  * server ranks sample (their rank result is then their sampling window and
  * CPU). Returns a server rank's samples, NULL elsewhere. */
-static const struct st_sample *phase_close(struct job *j, int p, int64_t release,
-					   struct st_rank_result *rr, size_t *nsamples)
+static const struct st_sample *phase_close(struct job *j, struct combo_run *r, int p,
+					   int64_t release, struct st_rank_result *rr,
+					   size_t *nsamples)
 {
 	char what[64];
 	snprintf(what, sizeof(what), "the end of phase %s", st_phase_names[p]);
@@ -353,6 +487,7 @@ static const struct st_sample *phase_close(struct job *j, int p, int64_t release
 	*nsamples = 0;
 	if (!j->sampler || j->roles[j->rank] != ST_ROLE_SERVER) {
 		st_step_await(j, &done, release, what);
+		rpc_after(r, p);
 		return NULL;
 	}
 	int64_t u0, s0, u1, s1, t0 = st_now_ns();
@@ -472,6 +607,17 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 	for (int k = 0; j->rank == 0 && k < total_threads; k++)
 		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
 			       ST_WIRE_VERSION);
+	/* what went over the wire, every rank's (most have none: source 0) */
+	struct st_rpc_result *all_rpc = NULL;
+	r->rpc.version = ST_WIRE_VERSION;
+	r->rpc.rank = (uint32_t)j->rank;
+	r->rpc.phase = (uint32_t)p;
+	if (j->rank == 0 && !(all_rpc = calloc((size_t)j->size, sizeof(*all_rpc))))
+		st_die("out of memory");
+	MPI_Gather(&r->rpc, (int)sizeof(r->rpc), MPI_BYTE, all_rpc, (int)sizeof(r->rpc), MPI_BYTE,
+		   0, MPI_COMM_WORLD);
+	for (int q = 0; j->rank == 0 && q < j->size; q++)
+		st_wire_expect(q, "its RPC counts", all_rpc[q].version, ST_WIRE_VERSION);
 	/* every rank knows the roles: with no server rank there is nothing to gather */
 	size_t total_samples = 0, total_iv = 0;
 	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
@@ -485,7 +631,8 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 							    .samples = all_s,
 							    .nsamples = total_samples,
 							    .intervals = all_iv,
-							    .nintervals = total_iv };
+							    .nintervals = total_iv,
+							    .rpc = all_rpc };
 }
 
 /* One phase: open, timed I/O, close, gather. */
@@ -493,15 +640,20 @@ static void run_phase(struct job *j, struct combo_run *r, int p)
 {
 	struct st_rank_result rr;
 	struct st_stonewall sw;
-	char cache_drop[24] = "";
+	char cache_drop[24] = "", note[200] = "";
 	size_t nsamples;
-	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop));
-	phase_io(j, r, p, release, cache_drop, &rr, &sw);
-	const struct st_sample *samples = phase_close(j, p, release, &rr, &nsamples);
+	int64_t release = phase_open(j, r, p, cache_drop, sizeof(cache_drop), note, sizeof(note));
+	phase_io(j, r, p, release, cache_drop, note, &rr, &sw);
+	const struct st_sample *samples = phase_close(j, r, p, release, &rr, &nsamples);
 	st_stonewall_end(j, &sw);
 	phase_gather(j, r, p, &rr, samples, nsamples);
 	if (j->rank == 0 && j->progress == PROGRESS_PLAIN)
 		st_progress_line(j, r->c, r->total, &r->ph[r->nph - 1], 1, ST_COMBO_OK);
+}
+
+static void finish_local(void *w)
+{
+	st_worker_finish(w);
 }
 
 /* After the last phase: partners may still read this rank's files until
@@ -512,7 +664,7 @@ static void finish(struct job *j, struct combo_run *r)
 	MPI_Ibarrier(MPI_COMM_WORLD, &q);
 	st_step_await(j, &q, st_now_ns(), "the end of the combination");
 	j->touched |= st_worker_touched(r->w);
-	st_worker_finish(r->w);
+	st_step_local(j, finish_local, r->w, st_now_ns(), "the end of removing its files");
 	st_watch_where(j->watch, -1, -1);
 }
 
@@ -600,7 +752,9 @@ static void release(struct combo_run *r)
 		free((void *)r->ph[i].threads);
 		free((void *)r->ph[i].samples);
 		free((void *)r->ph[i].intervals);
+		free((void *)r->ph[i].rpc);
 	}
+	free(r->rpc_before);
 	free(r->all_ps);
 	free(r->counts);
 	free(r->displs);

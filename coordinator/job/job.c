@@ -153,7 +153,14 @@ static int validate_places(const struct job *j, char *err, size_t n)
 	const struct st_config *c = &j->cfg;
 	if (c->o[ST_OPT_DRY_RUN].n)
 		return 0;
-	if (j->engine->caps & ST_EC_NEEDS_TARGET_DIR) {
+	/* a rank 0 on the NFS server's host does no client I/O: the target
+	 * need not exist there (with --mount, check_mount_targets asks every
+	 * client host) */
+	struct st_host_info me = { 0 };
+	char serves[256];
+	st_hostinfo_names(&me);
+	st_server_address(c, &me, serves, sizeof(serves));
+	if ((j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !serves[0] && !c->o[ST_OPT_MOUNT].n) {
 		const char *t = c->o[ST_OPT_TARGET].s;
 		struct stat st;
 		char real[4096];
@@ -485,6 +492,42 @@ static int cluster_roles(struct job *j)
 	return 0;
 }
 
+/* --mount, before anything is created: on every client host (its local
+ * rank 0) the target is a directory stcluster may mount on - not a mount
+ * point already, unless --mount-over - and the rank is root. 0, or 2 after
+ * one line naming the first host that says no. */
+static int check_mount_targets(struct job *j)
+{
+	if (!j->cfg.o[ST_OPT_MOUNT].n)
+		return 0;
+	struct st_target_check_msg me = { 0 }, *all = NULL;
+	const char *t = j->cfg.o[ST_OPT_TARGET].s;
+	if (j->roles[j->rank] == ST_ROLE_CLIENT && j->hosts[j->rank].local_rank == 0) {
+		if (geteuid() != 0) {
+			me.rc = -EPERM;
+			snprintf(me.msg, sizeof(me.msg), "mounting needs root (euid %d)", (int)geteuid());
+		} else {
+			me.rc = st_mount_check_target(t, j->cfg.o[ST_OPT_MOUNT_OVER].n > 0, me.msg,
+						      sizeof(me.msg));
+		}
+	}
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
+		st_die("out of memory");
+	MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE, 0,
+		   MPI_COMM_WORLD);
+	int bad = -1;
+	for (int r = 0; j->rank == 0 && r < j->size && bad < 0; r++)
+		if (all[r].rc)
+			bad = r;
+	if (bad >= 0)
+		fprintf(stderr, "stcluster: --%s: '%s' on host %s (rank %d): %s\n",
+			all[bad].rc == -EPERM ? "mount" : "target", t, j->hosts[bad].hostname, bad,
+			all[bad].msg);
+	free(all);
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return bad >= 0 ? 2 : 0;
+}
+
 /* Step 3: each rank's clock offset to rank 0 (ping-pong, the lowest
  * round trip kept), so every timing lands on one timeline. */
 static void sync_clocks(struct job *j)
@@ -651,6 +694,28 @@ static int run_outcome(struct job *j)
 	return bad ? ST_EXIT_FAILURES : ST_EXIT_OK;
 }
 
+struct end_work {
+	struct job *j;
+	const struct st_worker_args *wa;
+	char *left; /* what remove_local could not remove */
+	size_t n;
+};
+
+static void remove_local(void *arg)
+{
+	struct end_work *e = arg;
+	st_worker_remove_run_dir(e->wa, 0, e->left, e->n);
+}
+
+static void release_local(void *arg)
+{
+	struct job *j = ((struct end_work *)arg)->j;
+	char msg[ST_ERR_MAX];
+	if (st_mount_release(j->mnt, 0, msg, sizeof(msg)))
+		fprintf(stderr, "stcluster: rank %d (host %s): %s\n", j->rank,
+			j->hosts[j->rank].hostname, msg);
+}
+
 /* The end, once every rank is through the sweep: what is left of this
  * run's files removed; rank 0 marks the run complete (or failed: a store
  * write failed) and prints its report; the watch ends in order. Returns
@@ -666,10 +731,18 @@ static int end_run(struct job *j)
 				     .rank = j->rank, .run_dir = j->run_dir };
 	/* what no rank could remove (a frozen server) is said in the run */
 	char left[512] = "", *all = NULL;
+	struct end_work ew = { .j = j, .wa = &wa, .left = left, .n = sizeof(left) };
 	/* a rank that never made anything (its engine never reached the
 	 * target: every preparation failed) has nothing to look for, nor to name */
 	if (j->roles[j->rank] == ST_ROLE_CLIENT && j->touched)
-		st_worker_remove_run_dir(&wa, 0, left, sizeof(left));
+		st_step_local(j, remove_local, &ew, st_now_ns(), "the end of removing its files");
+	/* the target as it was before the run: stcluster's mount taken away,
+	 * once every rank of the host is done with it */
+	if (j->cfg.o[ST_OPT_MOUNT].n && j->roles[j->rank] == ST_ROLE_CLIENT) {
+		MPI_Barrier(j->host_comm);
+		if (j->mnt)
+			st_step_local(j, release_local, &ew, st_now_ns(), "the end of its umount");
+	}
 	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(left))))
 		st_die("out of memory");
 	MPI_Gather(left, (int)sizeof(left), MPI_CHAR, all, (int)sizeof(left), MPI_CHAR, 0,
@@ -721,7 +794,7 @@ static int run_job(struct job *j, int argc, char **argv)
 {
 	int resuming = j->cfg.o[ST_OPT_RESUME].n > 0;
 	run_identity(j, resuming);
-	if (cluster_roles(j))
+	if (cluster_roles(j) || check_mount_targets(j))
 		return 2;
 	sync_clocks(j);
 	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
@@ -780,6 +853,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	MPI_Comm_free(&j->progress_comm);
 	MPI_Comm_free(&j->step_comm);
 	free(j->last_step);
+	free(j->mnt);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

@@ -10,6 +10,7 @@
 #include "../../common/options.h"
 #include "../../common/wire.h"
 #include "../../worker/engine.h"
+#include "../../worker/mount.h"
 #include "../../worker/sampler.h"
 #include "job.h"
 
@@ -59,6 +60,7 @@ struct job {
 	int step_buf[STEP_RING];    /* others: send buffers of those messages */
 	st_run_report_fn *report;   /* rank 0: prints the run's report at its end */
 	int io_mode_noted;	    /* rank 0: a thread's queue fallback was told (issue 14) */
+	struct st_mount_state *mnt; /* --mount, local rank 0 of a client host: what it mounted */
 };
 
 #endif

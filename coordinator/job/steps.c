@@ -7,6 +7,7 @@
 #include "die.h"
 #include "watch.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,10 @@ _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char 
 			 what, (double)(st_now_ns() - since) / 1e9, place);
 	}
 	st_watch_abort(j->watch, first, reason);
+	/* the target's previous state, where that cannot block: stcluster's
+	 * mount on this host detached (the other hosts' stay, see README) */
+	if (j->mnt)
+		st_mount_release(j->mnt, 1, NULL, 0);
 	MPI_Abort(MPI_COMM_WORLD, ST_EXIT_ABORTED);
 	_exit(ST_EXIT_ABORTED);
 }
@@ -153,4 +158,68 @@ void st_step_release(struct job *j, int64_t since, const char *what)
 			st_step_check(j, deadline, since, what);
 		sched_yield();
 	}
+}
+
+_Noreturn void st_step_abort_local(struct job *j, const char *what, int64_t since)
+{
+	st_step_drain(j);
+	int *missing = calloc((size_t)j->size, sizeof(int));
+	if (!missing)
+		st_die("out of memory");
+	missing[0] = 1;
+	for (int r = 1; r < j->size; r++)
+		missing[r] = j->last_step[r] <= j->step;
+	st_step_abort_hung(j, missing, what, since);
+}
+
+struct local_run {
+	st_local_fn *fn;
+	void *arg;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+};
+
+static void *local_main(void *p)
+{
+	struct local_run *l = p;
+	l->fn(l->arg);
+	pthread_mutex_lock(&l->mu);
+	l->done = 1;
+	pthread_cond_signal(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+	return NULL;
+}
+
+void st_step_local(struct job *j, st_local_fn *fn, void *arg, int64_t since, const char *what)
+{
+	if (j->rank != 0) {
+		fn(arg);
+		return;
+	}
+	struct local_run l = { .fn = fn, .arg = arg };
+	pthread_mutex_init(&l.mu, NULL);
+	pthread_cond_init(&l.cv, NULL);
+	pthread_t t;
+	if (pthread_create(&t, NULL, local_main, &l)) {
+		fn(arg); /* no thread: as before, unwatched */
+	} else {
+		int64_t deadline = st_step_deadline(j, since);
+		pthread_mutex_lock(&l.mu);
+		while (!l.done) {
+			if (st_now_ns() > deadline) {
+				/* the thread stays blocked; the job ends around it */
+				pthread_mutex_unlock(&l.mu);
+				st_step_abort_local(j, what, since);
+			}
+			/* cv waits on CLOCK_REALTIME: 100 ms slices of it */
+			int64_t wall = st_wall_ns() + 100000000LL;
+			struct timespec ts = { wall / 1000000000, wall % 1000000000 };
+			pthread_cond_timedwait(&l.cv, &l.mu, &ts);
+		}
+		pthread_mutex_unlock(&l.mu);
+		pthread_join(t, NULL);
+	}
+	pthread_cond_destroy(&l.cv);
+	pthread_mutex_destroy(&l.mu);
 }

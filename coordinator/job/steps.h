@@ -36,6 +36,21 @@ void st_step_await(struct job *j, MPI_Request *q, int64_t since, const char *wha
  * releases every rank at one moment (no rank sleeping through it). */
 void st_step_release(struct job *j, int64_t since, const char *what);
 
+/* Local work a rank does on its own host that may block on a server
+ * that does not answer (a mount, a cache drop, removing files). */
+typedef void st_local_fn(void *arg);
+
+/* Run fn(arg). Rank 0 runs it on a thread of its own and waits no longer
+ * than the step deadline from since; past it, the run is aborted naming
+ * rank 0 (and the ranks that have not reached the next step) as hung, in
+ * `what` ("its mount"): rank 0's own work never holds the deadline watch.
+ * Other ranks run it directly (rank 0 watches their next step). */
+void st_step_local(struct job *j, st_local_fn *fn, void *arg, int64_t since, const char *what);
+
+/* Rank 0, past a deadline in its own work (what, begun at since): abort
+ * naming rank 0 and the ranks that have not reached the next step. */
+_Noreturn void st_step_abort_local(struct job *j, const char *what, int64_t since);
+
 /* Rank 0: the ranks in missing[] are hung: record the run as aborted,
  * naming them, and end the job (mpirun then ends every rank, exit 3). */
 _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char *what,

@@ -1197,6 +1197,69 @@ static void section_verdicts(FILE *o, struct page *pg)
 		      o);
 }
 
+/* What went over the wire, beside each phase's MB/s: its RPC mix, the
+ * figures of its READ, WRITE and COMMIT as nfsiostat gives them, and what
+ * contradicts the request (flagged). A store without those views (last
+ * written by an older stcluster, read as it is) shows nothing. */
+static void section_wire(FILE *o, struct page *pg)
+{
+	char label[4096], sql[8192];
+	label_sql(pg, label, sizeof(label));
+	snprintf(sql, sizeof(sql),
+		 "SELECT c.seq + 1, %s, s.phase, s.agg_mbps, m.mix, "
+		 "(SELECT group_concat(op || ' ' || printf('%%.0f', ops_per_s) || '/s ' || "
+		 "printf('%%.0f', kib_per_op) || ' KiB/op RTT ' || printf('%%.2f', avg_rtt_ms) || "
+		 "' exe ' || printf('%%.2f', avg_exe_ms) || ' ms' || CASE WHEN op = 'WRITE' AND "
+		 "pct_file_sync IS NOT NULL THEN ' ' || printf('%%.0f', pct_file_sync) || '%% "
+		 "FILE_SYNC' || CASE WHEN stable_basis = 'inferred' THEN ' (inferred)' ELSE '' END "
+		 "ELSE '' END, '; ') FROM rpc_summary r WHERE r.combo_id = s.combo_id AND r.phase = "
+		 "s.phase AND r.op IN ('READ', 'WRITE', 'COMMIT') AND r.ops > 0), "
+		 "f.flag_text "
+		 "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
+		 "LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "
+		 "GROUP BY combo_id, phase) m ON m.combo_id = s.combo_id AND m.phase = s.phase "
+		 "LEFT JOIN phase_flags f ON f.combo_id = s.combo_id AND f.phase = s.phase "
+		 "WHERE c.run_id = ?1 AND (m.mix IS NOT NULL OR f.flag_text IS NOT NULL) "
+		 "ORDER BY c.seq, s.phase_order",
+		 label);
+	sqlite3_stmt *st = run_query(pg, sql);
+	if (!st)
+		return;
+	int k = 0, flagged = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!k++)
+			fputs("<h2>What went over the wire</h2>\n<p class=\"note\">Each phase's NFS calls "
+			      "(the kernel client's /proc/self/mountstats over the phase, or the libnfs "
+			      "engine's own count): ops/s, KiB per call, average RTT and execute time as "
+			      "nfsiostat computes them, and the stable_how of the WRITEs (measured by "
+			      "libnfs; inferred from the COMMITs for the kernel, which does not split "
+			      "WRITE by it). With O_DIRECT Linux sends FILE_SYNC when one write fits one "
+			      "WRITE RPC and UNSTABLE + COMMIT otherwise, whatever --sync says. Flagged: "
+			      "what contradicts the request.</p>\n<table class=\"small\"><tr><th "
+			      "class=\"num\">seq</th><th>combination</th><th>phase</th><th "
+			      "class=\"num\">MB/s</th><th>RPC mix</th><th>per call</th><th>flags</th>"
+			      "</tr>\n",
+			      o);
+		const char *flags = (const char *)sqlite3_column_text(st, 6);
+		flagged += flags != NULL;
+		fprintf(o, "<tr%s><td class=\"num\">%d</td><td>", flags ? " class=\"flag\"" : "",
+			sqlite3_column_int(st, 0));
+		esc(o, (const char *)sqlite3_column_text(st, 1));
+		fputs("</td><td>", o);
+		esc(o, (const char *)sqlite3_column_text(st, 2));
+		fputs("</td><td class=\"num\">", o);
+		num(o, col_d(st, 3), 1);
+		for (int c = 4; c < 7; c++) {
+			fputs("</td><td>", o);
+			esc(o, (const char *)sqlite3_column_text(st, c));
+		}
+		fputs("</td></tr>\n", o);
+	}
+	sqlite3_finalize(st);
+	if (k)
+		fprintf(o, "</table>\n<p class=\"note\">%d of %d phases flagged.</p>\n", flagged, k);
+}
+
 static void section_failures(FILE *o, struct page *pg)
 {
 	sqlite3_stmt *st = run_query(pg,
@@ -1508,7 +1571,8 @@ static const char style[] =
 	"svg .label{font-family:ui-monospace,monospace;font-size:11px}svg .value{fill:#222}\n"
 	"svg .fail{fill:#b00020}svg .grid{stroke:#e4e4e4}svg .whisker{stroke:#222;"
 	"stroke-width:1.3}\n"
-	"tr.pair td{color:#555}table.small td{font-size:12px}footer{color:#888;margin-top:28px;font-size:12px}\n";
+	"tr.pair td{color:#555}table.small td{font-size:12px}footer{color:#888;margin-top:28px;font-size:12px}\n"
+	"tr.flag td{background:#fff3e0}tr.flag td:last-child{color:#b00020}\n";
 
 int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
 {
@@ -1537,6 +1601,7 @@ int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
 	chart_time_series(out, &pg);
 	section_ranking(out, &pg);
 	section_verdicts(out, &pg);
+	section_wire(out, &pg);
 	section_failures(out, &pg);
 	section_hosts(out, &pg);
 	fputs("<footer>Written by <code>stcluster report --html</code> from the store; MB/s = "

@@ -24,6 +24,7 @@
 	"MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest "   \
 	"start); p50/p99 us = each I/O call from its issue to its completion (with --iodepth " \
 	"N, N in flight); errors = calls that failed + blocks that did not verify"
+#define RPC_NOTE "; rpc: the phase's NFS calls (~: stable_how inferred from the COMMITs)"
 
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
  * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */
@@ -34,6 +35,21 @@ static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 		return 0;
 	fprintf(stderr, "stcluster: --run: %s\n", err);
 	return -1;
+}
+
+/* Does the run have rows in rpc_stat (what went over the wire), with the
+ * views that read them? A store last written by an older stcluster, read
+ * as it is, has neither. */
+static int run_has(sqlite3 *db, const char *run, const char *sql)
+{
+	sqlite3_stmt *st;
+	int yes = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	return yes;
 }
 
 int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
@@ -76,12 +92,19 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 				snprintf(cols + l, sizeof(cols) - l, "c.\"%s\", ", st_options[i].name);
 			shown++;
 		}
+	/* what went over the wire, beside the MB/s; what contradicts the request */
+	int views = run_has(db, run, "SELECT COUNT(*) = 2 FROM sqlite_schema WHERE type = 'view' AND "
+				     "name IN ('rpc_mix', 'phase_flags') AND ?1 IS NOT NULL");
+	int rpc = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM rpc_stat r JOIN combo c "
+					    "ON c.combo_id = r.combo_id WHERE c.run_id = ?1)");
+	int flags = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM phase_flags f JOIN combo c "
+					      "ON c.combo_id = f.combo_id WHERE c.run_id = ?1)");
 	char sql[8192];
 	snprintf(sql, sizeof(sql),
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
-		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", "
+		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", %s%s"
 		 "ROUND(s.first_done_mbps, 1) AS \"first MB/s\", "
 		 "ROUND(s.min_client_mbps, 1) AS \"min client\", "
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
@@ -100,11 +123,13 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
 		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
 		 "LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase "
+		 "%s%s"
 		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k "
 		 "ON k.run_id = c.run_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
 		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
+		 rpc ? "m.mix AS rpc, " : "", flags ? "fl.flag_text AS flags, " : "",
 		 st_run_has_mixed(db, run) ? "ROUND(s.read_pct, 1) AS \"read %\", "
 					     "ROUND(s.read_mbps, 1) AS \"read MB/s\", "
 					     "ROUND(s.write_mbps, 1) AS \"write MB/s\", "
@@ -114,6 +139,10 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 					: "",
 		 ST_CPU_COLUMNS("u.") ", ",
 		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
+		 rpc ? "LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "
+		       "GROUP BY combo_id, phase) m ON m.combo_id = p.combo_id AND m.phase = p.phase "
+		     : "",
+		 flags ? "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -125,8 +154,8 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);
 	if (o->top)
 		sqlite3_bind_int(st, 3, o->top);
-	char note[1024];
-	snprintf(note, sizeof(note), "run %s; %s; %s", run, MBPS_NOTE, ST_CPU_NOTE);
+	char note[1280];
+	snprintf(note, sizeof(note), "run %s; %s; %s%s", run, MBPS_NOTE, ST_CPU_NOTE, rpc ? RPC_NOTE : "");
 	int rc = st_print_rows(st, o->format, note, out);
 	sqlite3_finalize(st);
 	return rc ? 1 : 0;

@@ -66,6 +66,10 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
  * every column. Every table of sql/schema.sql is here (test_store.c alters
  * each column of each table in turn and expects the audit to see it).
  *
+ * A table a later schema version added (rpc_stat, version 3) is hashed only
+ * when the combination has rows in it: the combinations stored before have
+ * none, and their hashes stay as they were written.
+ *
  * A hash is only refreshed from the rows when the stored one still matched
  * them (a --resume adds hosts, a baseline adds a row): a change made in
  * between stays visible. The result hash is rebuilt from the stored row
@@ -91,7 +95,8 @@ static const struct hashed_table combo_tables[] = {
 	{ "rank_result", "combo_id", "phase, rank", 0 },
 	{ "thread_result", "combo_id", "phase, rank, thread", 0 },
 	{ "sample", "combo_id", NULL, 0 },
-	{ "interval", "combo_id", "phase, rank, idx", 1 }, /* version 3 */
+	{ "interval", "combo_id", "phase, rank, idx", 1 }, /* version 4 */
+	{ "rpc_stat", "combo_id", "phase, rank, source, op", 1 }, /* version 6 */
 };
 static const struct hashed_table run_table = { "run", "run_id", "run_id", 0 };
 static const struct hashed_table host_table = { "host", "run_id", "rank", 0 };
@@ -164,6 +169,7 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 		      const char *const *cols, char *err, size_t n)
 {
 	q->table = t->table;
+	q->later = t->later;
 	if (cols) {
 		/* a column a later version added is absent from an older store
 		 * (read-only): it hashes as NULL there, which is as no field */
@@ -200,7 +206,6 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 		if (rc != SQLITE_DONE)
 			return fail(err, n, "store: %s", sqlite3_errmsg(db));
 	}
-	q->later = t->later;
 	if (q->ncols == 0 && t->later) {
 		q->absent = 1;
 		return 0;

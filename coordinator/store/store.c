@@ -59,6 +59,21 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	 * streams a network baseline used. NULL in the rows written before */
 	"ALTER TABLE run ADD COLUMN cleanup TEXT; "
 	"ALTER TABLE baseline ADD COLUMN streams INTEGER;",
+	/* 6 (issue 10): what went over the wire (rpc_stat), the kernel's overrides
+	 * explained, and why a cache drop was done that way; NULL (no rows)
+	 * in the runs written before, so their hashes stay */
+	"ALTER TABLE effective_option ADD COLUMN note TEXT; "
+	"ALTER TABLE phase_run ADD COLUMN cache_drop_note TEXT; "
+	"ALTER TABLE rank_result ADD COLUMN cache_drop TEXT; "
+	"ALTER TABLE rank_result ADD COLUMN cache_drop_note TEXT; "
+	"CREATE TABLE rpc_stat (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), "
+	"phase TEXT NOT NULL, rank INTEGER NOT NULL, source TEXT NOT NULL, op TEXT NOT NULL, "
+	"ops INTEGER, trans INTEGER, major_timeouts INTEGER, bytes_sent INTEGER, "
+	"bytes_recv INTEGER, queue_us INTEGER, rtt_us INTEGER, exe_us INTEGER, errors INTEGER, "
+	"file_sync INTEGER, data_sync INTEGER, unstable INTEGER, stable_basis TEXT, "
+	"xprts INTEGER, connects INTEGER, sends INTEGER, recvs INTEGER, bad_xids INTEGER, "
+	"backlog_u INTEGER, note TEXT, rtt_hist BLOB, "
+	"PRIMARY KEY (combo_id, phase, rank, source, op));",
 };
 
 struct st_store {
@@ -69,6 +84,7 @@ struct st_store {
 	sqlite3_stmt *ins_host, *set_stored, *ins_eff, *ins_sample, *ins_baseline;
 	sqlite3_stmt *set_row_hash, *set_config_hash, *set_baseline_hash, *set_result_hash;
 	sqlite3_stmt *ins_interval;
+	sqlite3_stmt *ins_rpc;
 	struct st_hasher *h; /* read-write: from the open on; read-only: from the first audit */
 	char *path;	     /* as opened: the live locks are beside it */
 };
@@ -273,9 +289,10 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 	       add_column(db, "run", "abort_reason", "TEXT", err, n);
 }
 
-static const char *const view_names[] = { "phase_cpu", "verdict", "server_summary", "result",
-					  "phase_summary", "client_result", "run_summary",
-					  "interval_summary", "interval_rank" };
+static const char *const view_names[] = { "phase_flags", "rpc_flag", "option_override",
+					  "rpc_mix", "rpc_summary", "phase_cpu", "verdict",
+					  "server_summary", "result", "phase_summary", "client_result",
+					  "run_summary", "interval_summary", "interval_rank" };
 
 static int migrate(sqlite3 *db, char *err, size_t n)
 {
@@ -338,13 +355,14 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
  * (one statement, one VDBE run for them all), the rest one by one: rank 0's
  * cost per combination is the rows, not a statement per rank. */
 #define STORE_BATCH 32
-#define RANK_COLS 34
+#define RANK_COLS 36
 #define RANK_INSERT                                                                             \
 	"INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, release_ns, " \
 	"start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, deadline_hit, errno, "      \
 	"errno_name, err_op, err_offset, err_count, message, lat_mean_ns, lat_p50_ns, "          \
 	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset, read_bytes, read_ops, "     \
-	"read_lat_p50_ns, read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns, stonewall_hit) "  \
+	"read_lat_p50_ns, read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns, stonewall_hit, "  \
+	"cache_drop, cache_drop_note) "                                                          \
 	"VALUES "
 #define THREAD_COLS 19
 #define THREAD_INSERT                                                                          \
@@ -406,8 +424,8 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 		    "INSERT INTO phase_run (combo_id, phase, phase_order, status, release_min_ns, "
 		    "release_max_ns, skew_ns, lat_count, lat_mean_ns, lat_p50_ns, lat_p90_ns, "
 		    "lat_p99_ns, lat_max_ns, gathered_ns, message, cache_drop, read_lat_p50_ns, "
-		    "read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns) VALUES (?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		    "read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns, cache_drop_note) VALUES (?, "
+		    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare_rows(s, &s->ins_rank, RANK_INSERT, RANK_COLS, 1, err, n) ||
 	    prepare_rows(s, &s->ins_ranks, RANK_INSERT, RANK_COLS, STORE_BATCH, err, n) ||
@@ -427,7 +445,7 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->set_stored, "UPDATE combo SET stored_ns = ? WHERE combo_id = ?", err, n) ||
 	    prepare(s, &s->ins_eff,
 		    "INSERT INTO effective_option (combo_id, rank, option, requested, effective, "
-		    "maximum) VALUES (?, ?, ?, ?, ?, ?)",
+		    "maximum, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
 		    err, n) ||
 	    prepare(s, &s->ins_sample,
 		    "INSERT INTO sample (combo_id, phase, rank, t_ns, metric, device, value) "
@@ -444,7 +462,15 @@ static int prepare_all(struct st_store *s, char *err, size_t n)
 	    prepare(s, &s->set_baseline_hash, "UPDATE run SET baseline_hash = ?2 WHERE run_id = ?1",
 		    err, n) ||
 	    prepare(s, &s->set_result_hash, "UPDATE run SET result_hash = ?2 WHERE run_id = ?1", err,
-		    n))
+		    n) ||
+	    prepare(s, &s->ins_rpc,
+		    "INSERT INTO rpc_stat (combo_id, phase, rank, source, op, ops, trans, "
+		    "major_timeouts, bytes_sent, bytes_recv, queue_us, rtt_us, exe_us, errors, "
+		    "file_sync, data_sync, unstable, stable_basis, xprts, connects, sends, recvs, "
+		    "bad_xids, backlog_u, note, rtt_hist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+		    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, "
+		    "?26)",
+		    err, n))
 		return -1;
 	/* after the migration: the combo table has every option column */
 	s->h = st_hasher_new(s->db, err, n);
@@ -664,6 +690,7 @@ void st_store_close(struct st_store *s)
 	sqlite3_finalize(s->set_baseline_hash);
 	sqlite3_finalize(s->set_result_hash);
 	sqlite3_finalize(s->ins_interval);
+	sqlite3_finalize(s->ins_rpc);
 	st_hasher_free(s->h);
 	sqlite3_close_v2(s->db);
 	free(s->path);
@@ -1269,6 +1296,10 @@ static void bind_rank_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *
 		sqlite3_bind_int64(q, o + 32, (sqlite3_int64)st_hist_quantile(&rr->hist_write, 0.5));
 		sqlite3_bind_int64(q, o + 33, (sqlite3_int64)st_hist_quantile(&rr->hist_write, 0.99));
 	}
+	if (rr->cache_drop[0])
+		bind_text(q, o + 35, rr->cache_drop);
+	if (rr->cache_drop_note[0])
+		bind_text(q, o + 36, rr->cache_drop_note);
 }
 
 /* One thread_result row's values into q, from parameter o + 1 on. */
@@ -1298,6 +1329,88 @@ static void bind_thread_row(sqlite3_stmt *q, int o, int64_t combo_id, const char
 	bind_text(q, o + 17, t->io_mode[0] ? t->io_mode : NULL);
 	sqlite3_bind_int64(q, o + 18, (sqlite3_int64)t->read_bytes);
 	sqlite3_bind_int64(q, o + 19, (sqlite3_int64)t->read_ops);
+}
+
+static void bind_u64(sqlite3_stmt *st, int i, uint64_t v)
+{
+	sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+}
+
+/* One rank's RPC counts of a phase: a row per operation, one for the
+ * transports. */
+static int store_rpc(struct st_store *s, int64_t combo_id, const char *phase,
+		     const struct st_rpc_result *x, char *err, size_t n)
+{
+	if (x->source == ST_RPC_NONE || x->source > ST_RPC_LIBNFS)
+		return 0;
+	const char *src = st_rpc_source_names[x->source];
+	sqlite3_stmt *q = s->ins_rpc;
+	for (uint32_t i = 0; i < x->nops && i < ST_RPC_OPS; i++) {
+		const struct st_rpc_op *o = &x->op[i];
+		char name[sizeof(o->name) + 1];
+		st_copy(name, sizeof(name), o->name);
+		sqlite3_bind_int64(q, 1, combo_id);
+		bind_text(q, 2, phase);
+		sqlite3_bind_int(q, 3, (int)x->rank);
+		bind_text(q, 4, src);
+		bind_text(q, 5, name);
+		bind_u64(q, 6, o->ops);
+		bind_u64(q, 7, o->trans);
+		bind_u64(q, 8, o->timeouts);
+		bind_u64(q, 9, o->bytes_sent);
+		bind_u64(q, 10, o->bytes_recv);
+		bind_u64(q, 11, o->queue_us);
+		bind_u64(q, 12, o->rtt_us);
+		bind_u64(q, 13, o->exe_us);
+		bind_u64(q, 14, o->errors);
+		if (strcmp(name, "WRITE") == 0 && x->basis != ST_RPC_BASIS_NONE &&
+		    x->basis <= ST_RPC_BASIS_INFERRED) {
+			bind_u64(q, 15, o->file_sync);
+			bind_u64(q, 16, o->data_sync);
+			bind_u64(q, 17, o->unstable);
+			bind_text(q, 18, st_rpc_basis_names[x->basis]);
+		}
+		/* libnfs: the time of each call of the three it makes */
+		static const char *const timed[ST_RPC_HISTS] = { "READ", "WRITE", "COMMIT" };
+		for (int h = 0; h < ST_RPC_HISTS; h++)
+			if (x->source == ST_RPC_LIBNFS && !strcmp(name, timed[h]) && x->hist[h].count)
+				sqlite3_bind_blob(q, 26, &x->hist[h], sizeof(x->hist[h]), SQLITE_STATIC);
+		if (step(s, q, err, n))
+			return -1;
+	}
+	sqlite3_bind_int64(q, 1, combo_id);
+	bind_text(q, 2, phase);
+	sqlite3_bind_int(q, 3, (int)x->rank);
+	bind_text(q, 4, src);
+	bind_text(q, 5, "xprt");
+	sqlite3_bind_int(q, 19, (int)x->xprts);
+	bind_u64(q, 20, x->connects);
+	bind_u64(q, 21, x->sends);
+	bind_u64(q, 22, x->recvs);
+	bind_u64(q, 23, x->bad_xids);
+	bind_u64(q, 24, x->backlog_u);
+	char note[sizeof(x->note) + 1];
+	st_copy(note, sizeof(note), x->note);
+	if (note[0])
+		bind_text(q, 25, note);
+	return step(s, q, err, n);
+}
+
+/* The item "name: why" of an effective note ("a: x; b: y"), into out; 0 or
+ * -1 when there is none. */
+static int note_for(const char *note, const char *name, char *out, size_t n)
+{
+	size_t l = strlen(name);
+	for (const char *p = note; p && *p;) {
+		const char *end = strstr(p, "; ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len > l + 2 && strncmp(p, name, l) == 0 && p[l] == ':' && p[l + 1] == ' ') {
+			snprintf(out, n, "%.*s", (int)(len - l - 2), p + l + 2);
+			return 0;
+		}
+		p = end ? end + 2 : NULL;
+	}
+	return -1;
 }
 
 static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
@@ -1366,6 +1479,8 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 	for (int r = 0; r < nranks; r++)
 		if (p->ranks[r].cache_drop[0]) {
 			bind_text(q, 16, p->ranks[r].cache_drop);
+			if (p->ranks[r].cache_drop_note[0])
+				bind_text(q, 21, p->ranks[r].cache_drop_note);
 			break;
 		}
 	if (hr.count && hw.count) {
@@ -1393,6 +1508,9 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		if (step(s, f, err, n))
 			return -1;
 	}
+	for (int r = 0; p->rpc && r < nranks; r++)
+		if (store_rpc(s, combo_id, phase, &p->rpc[r], err, n))
+			return -1;
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct st_sample *x = &p->samples[i];
 		sqlite3_stmt *f = s->ins_sample;
@@ -1466,6 +1584,23 @@ int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *er
 			}
 			if (e->max[i])
 				sqlite3_bind_int64(f, 6, e->max[i]);
+			char why[sizeof(e->note)];
+			if (note_for(e->note, st_options[i].name, why, sizeof(why)) == 0)
+				bind_text(f, 7, why);
+			if (step(s, f, err, n))
+				goto rollback;
+		}
+		/* an option the mount driver added unasked: nolock, a 'lock' row */
+		if (e->added[0]) {
+			char why[sizeof(e->note)], added[sizeof(e->added) + 1];
+			st_copy(added, sizeof(added), e->added);
+			sqlite3_stmt *f = s->ins_eff;
+			sqlite3_bind_int64(f, 1, combo_id);
+			sqlite3_bind_int(f, 2, r);
+			bind_text(f, 3, "lock");
+			bind_text(f, 5, added);
+			if (note_for(e->note, "lock", why, sizeof(why)) == 0)
+				bind_text(f, 7, why);
 			if (step(s, f, err, n))
 				goto rollback;
 		}

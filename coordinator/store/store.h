@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 5
+#define ST_SCHEMA_VERSION 6
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,
@@ -145,6 +145,7 @@ struct st_phase_record {
 	size_t nsamples;
 	const struct st_interval *intervals; /* every rank's, of one width (common/interval.h) */
 	size_t nintervals;
+	const struct st_rpc_result *rpc; /* nranks entries (what went over the wire), or NULL */
 };
 
 struct st_combo_record {

@@ -1,7 +1,9 @@
 /*
  * fuzz_mount.c - libFuzzer target: the text parsers of the mount driver
  * (worker/mount.c): /proc/self/mountinfo lines, /proc/self/mountstats
- * blocks, and the options the kernel shows mapped to effective values.
+ * blocks (the opts: line, and the RPC statistics of worker/rpcstats.c with
+ * the delta of two readings), and the options the kernel shows mapped to
+ * effective values.
  *
  * The input's first line is the mount point asked for, the rest the /proc
  * text (tests/fixtures/ has real ones). A mount found is the one asked for,
@@ -9,6 +11,7 @@
  * cut, and an effective value is one its option can take.
  */
 #include "../../worker/mount.h"
+#include "../../worker/rpcstats.h"
 #include "fuzz_check.h"
 
 #include <errno.h>
@@ -107,6 +110,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(br == sr || (sr == -E2BIG && (br == 0 || br == -E2BIG)));
 	if (sr == 0)
 		FUZZ_CHECK(strcmp(opts, big) == 0);
+
+	/* RPC statistics: the fields fit, and a reading's delta against
+	 * nothing (and itself) keeps its names and counts */
+	struct st_rpc_snap *rs = malloc(sizeof(*rs)), *zero = calloc(1, sizeof(*zero));
+	struct st_rpc_result *rx = malloc(sizeof(*rx));
+	FUZZ_CHECK(rs && zero && rx);
+	int pr = st_rpc_parse(text, mp, rs);
+	FUZZ_CHECK(pr == 0 || pr == -ENOENT || pr == -ENODATA);
+	FUZZ_CHECK(rs->nops >= 0 && rs->nops <= ST_RPC_SNAP_OPS);
+	for (int i = 0; i < rs->nops; i++)
+		TERMINATED(rs->op[i].name);
+	if (pr == 0) {
+		st_rpc_delta(zero, rs, rx);
+		FUZZ_CHECK(rx->nops <= ST_RPC_OPS && rx->xprts == rs->xprts && rx->sends == rs->sends);
+		for (uint32_t i = 0; i < rx->nops; i++) {
+			TERMINATED(rx->op[i].name);
+			FUZZ_CHECK(rx->op[i].file_sync + rx->op[i].unstable <= rx->op[i].ops);
+		}
+		st_rpc_delta(rs, rs, rx);
+		for (uint32_t i = 0; i < rx->nops; i++)
+			FUZZ_CHECK(rx->op[i].ops == 0 && rx->op[i].bytes_sent == 0);
+		TERMINATED(rx->note);
+	}
+	free(rs);
+	free(zero);
+	free(rx);
 
 	st_mount_effective(rc == 0 ? e->fstype : "nfs", rc == 0 ? e->mount_opts : text,
 			   rc == 0 ? e->super_opts : NULL, br == 0 || br == -E2BIG ? big : NULL, eff);

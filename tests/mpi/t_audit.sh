@@ -130,8 +130,8 @@ t_audit_resume_after_removed_combinations() {
 t_audit_older_store_has_no_hashes() {
 	audit_setup || return 1
 	# what a store of schema version 1 holds: the same rows, no hash columns
-	# (and nothing of versions 3 to 5)
-	sqlite3 s.db "$V4_ADDED_SQL ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
+	# (and nothing of versions 3 to 6)
+	sqlite3 s.db "$V6_ADDED_SQL $V4_ADDED_SQL ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
 		ALTER TABLE run DROP COLUMN result_hash; ALTER TABLE combo DROP COLUMN row_hash;
 		ALTER TABLE thread_result DROP COLUMN io_mode;
 		ALTER TABLE run DROP COLUMN cleanup; ALTER TABLE baseline DROP COLUMN streams;
@@ -142,7 +142,7 @@ t_audit_older_store_has_no_hashes() {
 	expect_eq "$(sha256sum s.db)" "$before" "older store unchanged by audit" || return 1
 	# the next run migrates the store; the old run still has none, the new one all
 	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 5 "migrated" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 6 "migrated" || return 1
 	$ST audit last~1 --db s.db --format json >old.json || return 1
 	python3 -c "
 import json

@@ -77,7 +77,48 @@ t_nfs_sweep_rsize_sync_all_phases() {
 		"3 hard 600 2 1 2" "defaults in force" || return 1
 	q s.db 'SELECT mount_options FROM combo LIMIT 1' | grep -q "nconnect=2 (one context per thread" ||
 		fail "nconnect reason missing: $(q s.db 'SELECT mount_options FROM combo LIMIT 1')" || return 1
+	nfs_rpc_counts || return 1
 	export_clean
+}
+
+# The libnfs engine's own RPC counts of that sweep against what it must have
+# sent ganesha: per rank (2 threads x 4 MiB) and phase, WRITE calls of the
+# server's 1 MiB wsize (8), all FILE_SYNC with sync and UNSTABLE with async,
+# a COMMIT per file (fsync) with async and none with sync; READ calls of the
+# effective rsize (64k: 128; 2m clamped to 1m: 8); the payload bytes exactly;
+# one time in the histogram per call; the clamp flagged, no stable_how flag.
+nfs_rpc_counts() {
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat WHERE source = 'libnfs' AND op = 'xprt'")" \
+		$((4 * 6 * 2)) "an RPC row per combination, phase and rank" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT k.sync || ' ' || r.ops || ' ' || r.bytes_sent || ' ' || r.file_sync || ' ' || r.unstable || ' ' || r.stable_basis
+		FROM rpc_stat r JOIN combo k USING (combo_id) WHERE r.op = 'WRITE' AND r.phase IN ('write', 'rewrite', 'randwrite') ORDER BY 1" | tr '\n' ',')" \
+		"async 8 8388608 0 8 measured,sync 8 8388608 8 0 measured," "WRITE calls, bytes, stable_how" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT k.sync || ' ' || r.ops FROM rpc_stat r JOIN combo k USING (combo_id) WHERE r.op = 'COMMIT' AND r.phase IN ('write', 'rewrite', 'randwrite') ORDER BY 1" | tr '\n' ',')" \
+		"async 2,sync 0," "COMMITs" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT k.rsize_eff || ' ' || r.ops || ' ' || r.bytes_recv FROM rpc_stat r JOIN combo k USING (combo_id) WHERE r.op = 'READ' AND r.phase IN ('read', 'reread', 'randread') ORDER BY 1" | tr '\n' ',')" \
+		"1048576 8 8388608,65536 128 8388608," "READ calls and bytes" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat WHERE trans <> ops OR major_timeouts <> 0 OR errors <> 0")" 0 "no retransmission, timeout or error" || return 1
+	python3 - "$T/s.db" <<'PY' || fail "RTT histograms" || return 1
+import sqlite3, struct, sys
+rows = sqlite3.connect(sys.argv[1]).execute("SELECT op, ops, rtt_us, rtt_hist FROM rpc_stat WHERE op IN ('READ', 'WRITE', 'COMMIT') AND ops > 0").fetchall()
+assert rows
+for op, ops, rtt_us, h in rows:
+    count, total_ns = struct.unpack_from("<QQ", h)
+    assert count == ops, (op, count, ops)
+    assert abs(total_ns / 1000 - rtt_us) <= ops, (op, total_ns, rtt_us)
+PY
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_flag WHERE flag LIKE '%sync%'")" 0 "no stable_how contradicts --sync" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(DISTINCT combo_id) FROM rpc_flag WHERE flag = 'requested != effective' AND detail LIKE 'rsize: 2m -> 1m%'")" \
+		2 "the rsize clamp flagged" || return 1
+	$ST report --db s.db --format csv >r.csv || return 1
+	python3 -c "
+import csv
+r = list(csv.DictReader(open('r.csv')))
+assert all(x['rpc'] for x in r), r[0]
+w = [x for x in r if x['phase'] == 'write' and x['sync'] == 'sync']
+assert w and all(x['rpc'].startswith('WRITE 16 x 1024 KiB FILE_SYNC, COMMIT 0') for x in w), w[0]['rpc']
+assert any('rsize: 2m -> 1m' in x['flags'] for x in r)
+" || fail "the report's rpc and flags columns: $(head -3 r.csv)"
 }
 
 t_nfs_depth_and_connections() {
@@ -301,6 +342,8 @@ t_nfs_frozen_server_ends_by_the_deadline_and_what_is_left_is_named() {
 	kill -CONT "$GANESHA_PID"
 	[ $rc = 1 ] || fail "soft run: exit $rc (want 1: a combination with errors): $(cat out)" || return 1
 	expect_eq "$(q soft.db "SELECT errno_name || ' ' || err_op FROM rank_result")" "ETIMEDOUT write" "soft error" || return 1
+	# the engine's count: the WRITE libnfs expired, as a major timeout and an error
+	expect_eq "$(q soft.db "SELECT major_timeouts || ' ' || errors FROM rpc_stat WHERE op = 'WRITE'")" "1 1" "soft: the timeout counted" || return 1
 	# after the freeze: the write fails after 3 s, then unlink and the run
 	# directory's removal give up after 3 s each; MPI and the server add some
 	after=$(($(now_ms) - $(cat frozen)))

@@ -1,120 +1,317 @@
 # The kernel NFS client, for real: QEMU guests (tests/lab/vm.sh) as client hosts of the lab,
-# one MPI job across the head, the server host (nfs-ganesha) and the guests. Normal build only
-# (once_*): the guests share one lab (tests/lab/vmtest.sh), made by the first test, taken down
-# by after_once. The first run on a machine builds the guest image (~1-2 min, cached).
+# one MPI job across the head, the server host (nfs-ganesha) and the guests, stcluster's mount
+# driver on the guests' Linux 6.1 NFS client. Normal build only (once_*): the guests share one
+# lab (tests/lab/vmtest.sh), made by the first test, taken down by after_once. The first run on
+# a machine builds the guest image (~1-2 min, cached).
 # run.sh: one at a time
 
 . "$TOP/tests/lab/vmtest.sh"
 
 after_once() { vm_lab_release; }
 
-# nfs_rpc GUEST: "READ WRITE" calls the guest's NFSv4 client has sent since it booted
-# (/proc/net/rpc/nfs, line proc4: the count, then null, read, write, ...)
-nfs_rpc() {
-	vm_on "$1" cat /proc/net/rpc/nfs | awk '$1 == "proc4" { print $4, $5 }'
+# unmount_target: nothing is left mounted on VMLAB_TARGET in the guests (a test's own mounts)
+unmount_target() {
+	for g in $VMLAB_GUESTS; do
+		vm_on $g sh -c "while mountpoint -q '$VMLAB_TARGET'; do umount '$VMLAB_TARGET' || umount -l '$VMLAB_TARGET' || exit 1; done"
+	done
 }
 
-# watch_mount GUEST: in the guest, from now until the first NFS mount on VMLAB_TARGET (at most
-# 5 min), look at its mountinfo every 0.1 s (bash builtins only: forks are slow under TCG);
-# the line seen lands in the guest's /tmp/target.seen; stop_watch ends the watcher (by PID)
-watch_mount() {
-	vm_on "$1" bash -c 'rm -f /tmp/target.seen /tmp/target.tick && mkfifo -m 600 /tmp/target.tick || exit 1
-		setsid bash -c "echo \$\$ > /tmp/target.pid; exec 9<> /tmp/target.tick
-			for ((i = 0; i < 3000; i++)); do
+# nothing_mounted WHAT: no guest has anything mounted on VMLAB_TARGET
+nothing_mounted() {
+	for g in $VMLAB_GUESTS; do
+		vm_on $g sh -c "! mountpoint -q '$VMLAB_TARGET'" ||
+			fail "$1: $g still has a mount on $VMLAB_TARGET: $(vm_on $g grep " $VMLAB_TARGET " /proc/self/mountinfo)" || return 1
+	done
+}
+
+# watch_mounts GUEST: in the guest, from now on, every change of the options of the top NFS
+# mount on VMLAB_TARGET (a new combination's mount; a remount with the same options is no
+# change) is appended to /tmp/mounts.log, polled every 50 ms with bash builtins only (forks
+# are slow under TCG); stop_watch ends the watcher (by PID)
+watch_mounts() {
+	vm_on "$1" bash -c 'rm -f /tmp/mounts.log /tmp/watch.tick && mkfifo -m 600 /tmp/watch.tick || exit 1
+		setsid bash -c "echo \$\$ > /tmp/watch.pid; exec 9<> /tmp/watch.tick; last=
+			for ((i = 0; i < 12000; i++)); do
+				top=
 				while read -r l; do
-					case \$l in *\" $0 \"*\" - nfs\"*) echo \"\$l\" > /tmp/target.seen; exit 0 ;; esac
+					case \$l in *\" $0 \"*\" - nfs\"*) top=\$l ;; esac
 				done < /proc/self/mountinfo
-				read -t 0.1 -u 9
+				if [ -n \"\$top\" ] && [ \"\${top#* - }\" != \"\$last\" ]; then
+					echo \"\$top\" >> /tmp/mounts.log; last=\${top#* - }
+				fi
+				read -t 0.05 -u 9
 			done" </dev/null >/dev/null 2>&1 &' "$VMLAB_TARGET"
 }
 
 stop_watch() {
-	vm_on "$1" sh -c 'read -r p < /tmp/target.pid && kill $p 2>/dev/null; rm -f /tmp/target.pid /tmp/target.tick'
+	vm_on "$1" sh -c 'read -r p < /tmp/watch.pid && kill $p 2>/dev/null; rm -f /tmp/watch.pid /tmp/watch.tick'
 }
 
-# unmount_target: nothing is left mounted on VMLAB_TARGET in the guests
-unmount_target() {
-	for g in $VMLAB_GUESTS; do
-		vm_on $g sh -c "! mountpoint -q '$VMLAB_TARGET' || umount '$VMLAB_TARGET'"
-	done
+# mount_opts: the test's own reading of mountinfo lines (stdin): per line "vers rsize wsize
+# sync|async hard|soft timeo retrans lock|nolock" from the superblock options, as nfs(5)
+# names them (vers=4.0 as stcluster stores it: 4)
+mount_opts() {
+	awk '{
+		i = 1; while ($i != "-") i++
+		n = split($(i + 3), o, ","); split($6, m, ",")
+		v = ""; r = ""; w = ""; s = "async"; h = "hard"; t = ""; x = ""; l = "lock"
+		for (k = 1; k <= n; k++) {
+			split(o[k], kv, "=")
+			if (kv[1] == "vers") v = kv[2] == "4.0" ? "4" : kv[2]
+			else if (kv[1] == "rsize") r = kv[2]
+			else if (kv[1] == "wsize") w = kv[2]
+			else if (kv[1] == "sync") s = "sync"
+			else if (kv[1] == "soft" || kv[1] == "softerr") h = "soft"
+			else if (kv[1] == "timeo") t = kv[2]
+			else if (kv[1] == "retrans") x = kv[2]
+			else if (kv[1] == "nolock" || o[k] == "local_lock=all") l = "nolock"
+		}
+		for (k in m) if (m[k] == "sync") s = "sync"
+		print v, r, w, s, h, t, x, l
+	}'
 }
 
-# rpc_sent GUEST BEFORE: the guest's NFSv4 client sent at least 32 READs and 32 WRITEs (2m in
-# 64k calls) since nfs_rpc said BEFORE ("READ WRITE")
-rpc_sent() {
-	after=$(nfs_rpc "$1")
-	r=$((${after% *} - ${2% *})) w=$((${after#* } - ${2#* }))
-	echo "$1: $r NFSv4 READ and $w WRITE calls"
-	[ $r -ge 32 ] && [ $w -ge 32 ] || fail "$1 sent $r READs and $w WRITEs"
+# stored_opts DB RANK: the same fields from the store, per combination in seq order: what the
+# run says the kernel granted rank RANK
+stored_opts() {
+	q "$1" "SELECT (SELECT group_concat(v, ' ') FROM (SELECT COALESCE(e.effective, '?') AS v
+			FROM (SELECT 'vers' AS o, 1 AS k UNION SELECT 'rsize', 2 UNION SELECT 'wsize', 3
+			      UNION SELECT 'sync', 4 UNION SELECT 'hard', 5 UNION SELECT 'timeo', 6
+			      UNION SELECT 'retrans', 7) w
+			LEFT JOIN effective_option e ON e.combo_id = c.combo_id AND e.rank = $2 AND e.option = w.o
+			ORDER BY w.k)) || ' ' ||
+		COALESCE((SELECT effective FROM effective_option WHERE combo_id = c.combo_id AND rank = $2 AND option = 'lock'), 'lock')
+		FROM combo c ORDER BY c.seq" |
+		awk '{ for (i = 2; i <= 3; i++) { u = substr($i, length($i)); n = $i + 0
+			if (u == "k") $i = n * 1024; else if (u == "m") $i = n * 1048576 }; print }'
 }
 
-# One job across the head (mpirun), the server host (rank 0: the store, the server rank) and
-# both guests, whose ranks do their I/O through their own kernel's NFSv4.2 mounts.
-once_vm_one_job_spans_head_server_and_guests() {
+# The issue's sweep, lockstep across both guests in ONE job with the server host's rank (rank
+# 0: the store, sampling the server): vers 3, 4(.0), 4.1, 4.2 x rsize 64k, 1m x sync, async x
+# hard, soft, each combination mounted by the mount driver on each guest. Every combination
+# runs; NFSv3 without rpc.statd gets nolock, stored as added; what the store says the kernel
+# granted is what the guests' own mountinfo showed; every rank and phase says what went over
+# the wire (WRITE bytes as written, READ bytes as read); the read after the write remounted
+# (its READs went out); and at the end nothing of stcluster's is mounted on the target.
+once_vm_sweep_on_the_kernel_client_with_the_server_rank() {
 	vm_lab || return $?
-	expect_eq "$(awk '$4 == "vm" { print $1 ":" $3 }' "$VMLAB_DIR/hosts" | tr '\n' ' ')" \
-		"stv-v1:client stv-v2:client " "the guests in the lab's hosts" || return 1
-	expect_eq "$(grep -v '^#' "$VMLAB_DIR/hostfile" | awk '{ print $1 }' | tr '\n' ' ')" \
-		"stv-s1 stv-v1 stv-v2 " "the hostfile: the server (rank 0, the store), then the guests" || return 1
+	trap 'for g in $VMLAB_GUESTS; do stop_watch $g; done; unmount_target' EXIT
+	for g in $VMLAB_GUESTS; do watch_mounts $g || fail "cannot watch $g's mounts" || return 1; done
+	t0=$(date +%s)
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--vers 3,4,4.1,4.2 --rsize 64k,1m --sync sync,async --hard hard,soft \
+		--block 1m --size 2m --phases write,read --baseline off --db "$T/s.db" >out 2>&1 ||
+		fail "the job (exit $?): $(tail -5 out)" || return 1
+	echo "the sweep: $(($(date +%s) - t0)) s"
+	for g in $VMLAB_GUESTS; do stop_watch $g; done
+	expect_eq "$(q s.db "SELECT status FROM run")" complete "run status" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(rank || ':' || hostname || ':' || role, ' ') FROM (SELECT * FROM host ORDER BY rank)")" \
+		"0:stv-s1:server 1:stv-v1:client 2:stv-v2:client" "host rows: the server host's rank in the job" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM combo WHERE status = 'ok'")" 32 "combinations ok" || return 1
+	sed -n '/^$/,$p' out | head -12
+	# NFSv3: nolock added (no rpc.statd in the guests), recorded as unasked, with mount.nfs's reason
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM effective_option e JOIN combo c USING (combo_id) WHERE c.vers = '3' AND e.option = 'lock' AND e.requested IS NULL AND e.effective = 'nolock' AND e.note LIKE 'nolock added by stcluster%rpc.statd is not running%'")" \
+		16 "nolock added to every NFSv3 mount of both guests" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM effective_option WHERE option = 'lock'")" 16 "and to no other" || return 1
+	# the store's effective options are the guest's mountinfo, one line per combination in order
+	for r in 1 2; do
+		g=stv-v$r
+		vm_on $g cat /tmp/mounts.log >mounts.$r || fail "no mount log in $g" || return 1
+		mount_opts <mounts.$r >seen.$r
+		stored_opts s.db $r >stored.$r
+		cmp -s seen.$r stored.$r || { diff seen.$r stored.$r | head; fail "$g: stored effective options differ from its mountinfo"; return 1; }
+	done
+	expect_eq "$(wc -l <seen.1)" 32 "distinct mounts seen in stv-v1" || return 1
+	head -3 seen.1
+	# what went over the wire: every client rank and phase, from its kernel's mountstats
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat WHERE op = 'xprt' AND source = 'mountstats' AND rank IN (1, 2)")" \
+		$((32 * 2 * 2)) "RPC rows: every combination, phase and client rank" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat WHERE rank = 0")" 0 "none for the server rank" || return 1
+	# WRITE bytes as written, READ bytes as read: 2 MiB each, plus RPC headers (< 2 %)
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat r JOIN rank_result x USING (combo_id, phase, rank)
+		WHERE r.op = 'WRITE' AND r.phase = 'write' AND x.bytes = 2097152 AND r.bytes_sent BETWEEN x.bytes AND x.bytes * 1.02")" \
+		64 "WRITE bytes of every write phase" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_stat r JOIN rank_result x USING (combo_id, phase, rank)
+		WHERE r.op = 'READ' AND r.phase = 'read' AND x.bytes = 2097152 AND r.bytes_recv BETWEEN x.bytes AND x.bytes * 1.02
+		  AND r.ops = 2097152 / (SELECT CAST(effective AS INTEGER) * CASE WHEN effective LIKE '%k' THEN 1024 ELSE 1048576 END
+		                         FROM effective_option e WHERE e.combo_id = r.combo_id AND e.rank = r.rank AND e.option = 'rsize')")" \
+		64 "READ bytes and calls (one per rsize) of every read phase" || return 1
+	# the cache drop before each read remounted, said why, and the read then went to the server
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE phase = 'read' AND cache_drop = 'remount' AND cache_drop_note LIKE 'remounted (a new superblock%no drop_caches%'")" \
+		64 "remounts before the reads, with the reason" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_run WHERE phase = 'read' AND cache_drop = 'remount'")" 32 "phase_run.cache_drop" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rpc_flag WHERE flag LIKE 'read after%'")" 0 "no read answered by the cache" || return 1
+	# 1 MiB O_DIRECT writes, wsize 1 MiB: one WRITE each, FILE_SYNC whatever --sync said
+	expect_eq "$(q s.db "SELECT DISTINCT ops || ' ' || file_sync || ' ' || unstable FROM rpc_stat WHERE op = 'WRITE' AND phase = 'write'")" \
+		"2 2 0" "WRITEs per rank and write phase: FILE_SYNC" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) || ' ' || SUM(k.sync = 'async') FROM rpc_flag f JOIN combo k USING (combo_id) WHERE f.flag = 'async asked, FILE_SYNC sent'")" \
+		"16 16" "async combinations flagged: FILE_SYNC sent" || return 1
+	$ST report --db s.db --phase write --format csv >w.csv || return 1
+	grep -q 'WRITE 4 x 1024 KiB ~FILE_SYNC, COMMIT 0' w.csv && grep -q 'async asked, FILE_SYNC sent' w.csv ||
+		fail "the report shows the RPC mix and the flag: $(head -3 w.csv)" || return 1
+	$ST report --db s.db --html r.html || return 1
+	grep -q "What went over the wire" r.html && grep -q 'class="flag"' r.html || fail "the html report's wire section" || return 1
+	nothing_mounted "after the run" || return 1
+	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
+}
+
+# guest_trace_start GUEST / guest_trace GUEST: the guest kernel's own record of every NFS
+# WRITE it sent (tracepoint nfs:nfs_initiate_write, CLOCK_MONOTONIC), as "ns stable_how" lines
+guest_trace_start() {
+	vm_on "$1" sh -c 'T=/sys/kernel/tracing; [ -d $T/events/nfs ] || mount -t tracefs nodev $T || exit 1
+		echo 0 > $T/tracing_on; echo mono > $T/trace_clock; echo 8192 > $T/buffer_size_kb; echo > $T/trace
+		echo 1 > $T/events/nfs/nfs_initiate_write/enable && echo 1 > $T/tracing_on'
+}
+guest_trace() {
+	vm_on "$1" sh -c 'T=/sys/kernel/tracing; echo 0 > $T/tracing_on; echo 0 > $T/events/nfs/nfs_initiate_write/enable
+		cat $T/trace; echo > $T/trace' |
+		awk '/nfs_initiate_write:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i
+			sub(/:$/, "", t); split(t, p, "."); st = $0; sub(/.*stable=/, "", st); sub(/ .*/, "", st)
+			printf "%d%06d000 %s\n", p[1], p[2], st }'
+}
+
+# sync, async x O_DIRECT on, off x a write that fits one WRITE (1 MiB, wsize 1 MiB) or not
+# (4 MiB): the stable_how the store gives each write phase is what the guest's kernel sent,
+# as its tracepoint saw every WRITE in that rank's phase (on the common timeline: the store's
+# times plus the rank's clock offset are the guest's CLOCK_MONOTONIC).
+once_vm_stable_how_is_what_the_kernel_sent() {
+	vm_lab || return $?
+	trap 'unmount_target' EXIT
+	for g in $VMLAB_GUESTS; do guest_trace_start $g || fail "no tracefs in $g" || return 1; done
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--vers 4.2 --wsize 1m --block 1m,4m --size 4m --direct on,off --sync sync,async \
+		--phases write --baseline off --db "$T/s.db" --quiet >out 2>&1 ||
+		fail "the job (exit $?): $(tail -5 out)" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM combo WHERE status = 'ok'")" 8 "combinations ok" || return 1
+	for r in 1 2; do
+		guest_trace stv-v$r >trace.$r
+		[ -s trace.$r ] || fail "stv-v$r's trace is empty" || return 1
+		q s.db "SELECT c.seq, x.start_ns - 50000000 + h.clock_offset_ns, x.end_ns + 50000000 + h.clock_offset_ns,
+			r.file_sync, r.unstable, c.block || '/' || c.direct || '/' || c.sync
+			FROM rank_result x JOIN combo c USING (combo_id) JOIN host h ON h.run_id = c.run_id AND h.rank = x.rank
+			JOIN rpc_stat r ON r.combo_id = x.combo_id AND r.phase = x.phase AND r.rank = x.rank AND r.op = 'WRITE'
+			WHERE x.rank = $r ORDER BY c.seq" | tr '|' ' ' >phases.$r
+		awk 'NR == FNR { t[NR] = $1; s[NR] = $2; n = NR; next }
+			{ fs = 0; un = 0
+			  for (i = 1; i <= n; i++) if (t[i] >= $2 && t[i] <= $3) { if (s[i] == "UNSTABLE") un++; else fs++ }
+			  printf "%s %s stored %d FILE_SYNC %d UNSTABLE, sent %d %d\n", $1, $6, $4, $5, fs, un
+			  if (fs != $4 || un != $5) bad = 1 }
+			END { exit bad }' trace.$r phases.$r >cmp.$r
+		rc=$?
+		cat cmp.$r
+		[ $rc = 0 ] || fail "stv-v$r: the stored stable_how is not what the kernel sent" || return 1
+	done
+	# and the rule, as Linux 6.1 applies it: a write that fits one WRITE goes FILE_SYNC, a larger
+	# one UNSTABLE + COMMIT, with O_DIRECT (whatever --sync says) and on a sync mount; buffered
+	# on an async mount: UNSTABLE, COMMIT at fsync or close
+	expect_eq "$(q s.db "SELECT group_concat(x, ' ') FROM (SELECT c.block || '/' || c.direct || '/' || c.sync || '=' ||
+			CASE WHEN r.unstable = 0 THEN 'F' WHEN r.file_sync = 0 THEN 'U' ELSE 'mixed' END AS x
+		FROM rpc_stat r JOIN combo c USING (combo_id) WHERE r.op = 'WRITE' AND r.rank = 1 ORDER BY c.seq)")" \
+		"1048576/on/sync=F 1048576/on/async=F 1048576/off/sync=F 1048576/off/async=U 4194304/on/sync=U 4194304/on/async=U 4194304/off/sync=U 4194304/off/async=U" \
+		"FILE_SYNC (F) or UNSTABLE (U) per block/direct/sync" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(c.seq || ':' || f.flag, ' ') FROM (SELECT * FROM rpc_flag ORDER BY combo_id) f JOIN combo c USING (combo_id) WHERE f.flag LIKE '%sync%'")" \
+		"1:async asked, FILE_SYNC sent 4:sync asked, UNSTABLE sent 6:sync asked, UNSTABLE sent" "the contradictions flagged" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(c.seq, ' ') FROM (SELECT * FROM rpc_flag ORDER BY combo_id) f JOIN combo c USING (combo_id)
+		WHERE (c.direct = 'on' AND f.detail LIKE '%(O_DIRECT: a write larger than wsize goes UNSTABLE + COMMIT, whatever sync says)')
+		   OR (c.direct = 'off' AND f.detail LIKE '%(a sync mount sends a write larger than wsize UNSTABLE + COMMIT)')")" \
+		"4 6" "the flags explain the rule that applied" || return 1
+	nothing_mounted "after the run" || return 1
+	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
+}
+
+# A target that is a mount point already (a production mount): refused by default, one line
+# naming the guest, nothing created; with --mount-over stcluster mounts over it and at the end
+# it is back as it was - the same mount, its options. The mount below is of the same server
+# with nconnect=2, so the kernel's one client per server gives stcluster's mount nconnect=2
+# too: stored as an override, explained, flagged. mount.nfs's refusals keep their errno and
+# text: NFSv3 over udp (ganesha has none), an option the kernel does not know.
+once_vm_premounted_target_refused_or_restored() {
+	vm_lab || return $?
 	trap 'unmount_target' EXIT
 	for g in $VMLAB_GUESTS; do
-		vm_on $g mount -t nfs4 -o vers=4.2 "$VMLAB_SERVER:/export" "$VMLAB_TARGET" ||
-			fail "mount in $g" || return 1
+		vm_on $g mount -t nfs4 -o vers=4.1,nconnect=2,actimeo=7 "$VMLAB_SERVER:/export" "$VMLAB_TARGET" ||
+			fail "the pre-existing mount in $g" || return 1
+		vm_on $g grep " $VMLAB_TARGET " /proc/self/mountinfo >before.$g
 	done
-	b1=$(nfs_rpc stv-v1) b2=$(nfs_rpc stv-v2)
-	# the guests' ranks run the stcluster of this tree, shared read-only into them at its path
-	vm_mpirun -np $VMLAB_NP $ST --engine posix --target "$VMLAB_TARGET" --servers $VMLAB_S1 \
-		--block 64k --size 2m --phases write,read --baseline off --db "$T/s.db" --quiet >out 2>&1 ||
-		fail "the job: $(tail -5 out)" || return 1
-	expect_eq "$(q s.db "SELECT status FROM run")" complete "run status" || return 1
-	expect_eq "$(q s.db "SELECT status FROM combo")" ok "the combination" || return 1
-	expect_eq "$(q s.db "SELECT group_concat(rank || ':' || hostname || ':' || role, ' ') FROM (SELECT * FROM host ORDER BY rank)")" \
-		"0:stv-s1:server 1:stv-v1:client 2:stv-v2:client" "host rows" || return 1
-	# the guests' ranks ran on the guests' kernel (Debian 6.1, with sunrpc), not the host's
-	expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE role = 'client' AND kernel LIKE '6.1.%' AND kernel NOT LIKE '$(uname -r)%' AND sunrpc_slots > 0 AND iface = 'eth0'")" \
-		2 "the guests' kernel, sunrpc and interface" || return 1
-	# what stcluster read of the target: the guests' NFS mount
-	q s.db "SELECT mount_options FROM combo" | grep -q "vers=4.2,.*addr=$VMLAB_SERVER" ||
-		fail "the options in force: $(q s.db 'SELECT mount_options FROM combo')" || return 1
-	rpc_sent stv-v1 "$b1" && rpc_sent stv-v2 "$b2" || return 1
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--vers 4.1 --block 1m --size 1m --baseline off --db "$T/s.db" --quiet >out 2>err
+	expect_eq $? 2 "exit status of the refusal" || return 1
+	expect_eq "$(grep -c '^stcluster:' err)" 1 "lines of the refusal" || return 1
+	grep -q "^stcluster: --target: '$VMLAB_TARGET' on host stv-v1 (rank 1): $VMLAB_TARGET is already a mount point (nfs4 $VMLAB_SERVER:/export): stcluster mounts over it only with --mount-over" err ||
+		fail "the refusal: $(cat err)" || return 1
+	[ ! -e s.db ] || fail "a store was created" || return 1
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--mount-over --vers 4.1 --mount-opts "noatime;bogus_option" --block 1m --size 1m \
+		--baseline off --db "$T/s.db" --quiet >out 2>&1 || fail "the run with --mount-over: $(tail -5 out)" || return 1
+	# NFSv3 over UDP, which ganesha does not serve (NFSv4 over UDP is an invalid option, EINVAL)
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--mount-over --vers 3 --proto udp --block 1m --size 1m --baseline off --db "$T/u.db" --quiet >out 2>&1
+	for g in $VMLAB_GUESTS; do
+		vm_on $g grep " $VMLAB_TARGET " /proc/self/mountinfo >after.$g
+		cmp -s before.$g after.$g || fail "$g: the mount below is not as it was: $(cat before.$g) / $(cat after.$g)" || return 1
+	done
+	expect_eq "$(q s.db "SELECT group_concat(status, ' ') FROM (SELECT status FROM combo ORDER BY seq)")" "ok failed" "statuses" || return 1
+	expect_eq "$(q u.db "SELECT status || ' ' || f.errno_name FROM combo_failure f JOIN combo c USING (combo_id) WHERE f.rank = 1")" \
+		"failed EPROTONOSUPPORT" "udp refused: errno" || return 1
+	q u.db "SELECT f.message FROM combo_failure f WHERE f.rank = 1" |
+		grep -q "mount.nfs: requested NFS version or transport protocol is not supported" ||
+		fail "udp refused: mount.nfs's text: $(q u.db 'SELECT message FROM combo_failure')" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT f.errno_name FROM combo_failure f JOIN combo c USING (combo_id) WHERE c.seq = 1")" \
+		EINVAL "an unknown option refused: errno" || return 1
+	q s.db "SELECT f.message FROM combo_failure f JOIN combo c USING (combo_id) WHERE c.seq = 1" |
+		grep -q "mount.nfs: an incorrect mount option was specified" || fail "an unknown option refused: mount.nfs's text" || return 1
+	# the kernel's one client per server: nconnect 2 from the mount below, explained and flagged
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM effective_option e JOIN combo c USING (combo_id) WHERE c.seq = 0 AND e.option = 'nconnect' AND e.effective = '2' AND e.note LIKE '%shares one client per server%$VMLAB_SERVER:/export on $VMLAB_TARGET made it'")" \
+		2 "inherited nconnect explained" || return 1
+	q s.db "SELECT detail FROM rpc_flag f JOIN combo c USING (combo_id) WHERE c.seq = 0 AND flag = 'requested != effective'" |
+		grep -q "nconnect: (not asked) -> 2" || fail "inherited nconnect flagged" || return 1
+	unmount_target || return 1
 	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
 }
 
-# stcluster's mount driver (--mount) on the guests' real kernel: each guest mounts the export
-# with the combination's options. Rank 0 is a guest here, with the store on its own disk
-# (copied back with cat): a rank on the server host cannot take part in a --mount job yet
-# (its posix engine demands the NFS mount the server host never makes; tests/lab/README.md).
-once_vm_mount_driver_mounts_in_the_guests() {
+# A hard mount whose server stops answering, with --progress plain and rank 0 a client on a
+# guest: its own I/O thread hangs in the kernel, and the job still ends by --deadline + grace
+# (5 s + 5 s + 10 %), exit status 3, the run aborted naming rank 0; rank 0's host detaches
+# its mount on the way out.
+once_vm_hung_hard_mount_ends_by_the_deadline() {
 	vm_lab || return $?
+	gpid=$(awk '$1 == "ganesha" { print $2 }' "$VMLAB_DIR/ganesha/pids.info")
+	[ -n "$gpid" ] || fail "no ganesha pid" || return 1
+	trap 'kill -CONT $gpid 2>/dev/null; unmount_target; rm -rf "$VMLAB_EXPORT"/stcluster-*' EXIT
 	printf 'stv-v1 slots=1\nstv-v2 slots=1\n' >guests
-	for g in $VMLAB_GUESTS; do watch_mount $g || fail "cannot start the mount watcher in $g" || return 1; done
-	b1=$(nfs_rpc stv-v1) b2=$(nfs_rpc stv-v2)
-	vm_on stv-v1 rm -f /root/m.db /root/m.db-wal /root/m.db-shm
-	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/guests" -np 2 $ST --engine posix \
-		--mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" --vers 4.2 --mount-opts hard \
-		--block 64k --size 2m --phases write,read --baseline off --db /root/m.db --quiet >out 2>&1
-	rc=$?
-	# the last combination's mount may stay (today it does): take it away whatever happened
-	unmount_target
-	for g in $VMLAB_GUESTS; do stop_watch $g; done
-	[ $rc = 0 ] || fail "the job (exit $rc): $(tail -5 out)" || return 1
-	vm_on stv-v1 cat /root/m.db >m.db || fail "no store on stv-v1" || return 1
-	expect_eq "$(q m.db "SELECT status || ' ' || (SELECT group_concat(status) FROM combo) FROM run")" "complete ok" "run and combination" || return 1
-	expect_eq "$(q m.db "SELECT group_concat(rank || ':' || hostname || ':' || role, ' ') FROM (SELECT * FROM host ORDER BY rank)")" \
-		"0:stv-v1:client 1:stv-v2:client" "host rows" || return 1
-	expect_eq "$(q m.db "SELECT vers_eff FROM combo")" 4.2 "effective vers" || return 1
-	# each guest's kernel mounted the export (its own mountinfo, seen during the job) and its
-	# NFS client carried the data
-	for g in $VMLAB_GUESTS; do
-		seen=$(vm_on $g cat /tmp/target.seen 2>/dev/null)
-		echo "$g: $seen"
-		case "$seen" in
-		*" $VMLAB_TARGET "*" - nfs4 $VMLAB_SERVER:/export "*vers=4.2*) ;;
-		*) fail "$g: no NFSv4.2 mount of $VMLAB_SERVER:/export on $VMLAB_TARGET in its mountinfo: '$seen'"; return 1 ;;
-		esac
+	vm_on stv-v1 rm -f /root/h.db /root/h.db-wal /root/h.db-shm || return 1
+	t0=$(date +%s%N)
+	timeout 150 "$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/guests" -np 2 $ST --engine posix \
+		--mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" --vers 4.2 --hard hard --block 1m --size 256m \
+		--phases write --deadline 5 --progress plain --baseline off --db /root/h.db >out 2>&1 &
+	job=$!
+	# once both ranks write, the server stops answering
+	k=0
+	while [ "$(find "$VMLAB_EXPORT" -name 'r*.t0' -size +1024k 2>/dev/null | wc -l)" -lt 2 ]; do
+		k=$((k + 1))
+		[ $k -lt 600 ] && kill -0 $job 2>/dev/null || { kill $job; fail "the write phase never began: $(tail -5 out)"; return 1; }
+		sleep 0.1
 	done
-	rpc_sent stv-v1 "$b1" && rpc_sent stv-v2 "$b2" || return 1
-	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
+	kill -STOP $gpid
+	frozen=$(date +%s%N)
+	wait $job
+	rc=$?
+	took=$((($(date +%s%N) - frozen) / 1000000))
+	kill -CONT $gpid
+	cat out | tail -5
+	echo "the job ended $took ms after the server stopped answering (exit $rc)"
+	[ $rc = 3 ] || fail "exit status $rc, want 3 (124: still running after 150 s)" || return 1
+	# the bound: the phase's deadline (5 s from its start, before the freeze) + 5 s + 10 %,
+	# and MPI's teardown
+	[ $took -lt 40000 ] || fail "the job took $took ms after the freeze" || return 1
+	# the abort was marked in the WAL of the store (rank 0 ended before a checkpoint)
+	vm_on stv-v1 cat /root/h.db >h.db || fail "no store on stv-v1" || return 1
+	vm_on stv-v1 cat /root/h.db-wal >h.db-wal 2>/dev/null || rm -f h.db-wal
+	expect_eq "$(q h.db "SELECT status || ' ' || abort_rank FROM run")" "aborted 0" "the run aborted, naming rank 0" || return 1
+	q h.db "SELECT abort_reason FROM run" | grep -q "^rank 0 (host stv-v1).* did not reach the end of phase write within" ||
+		fail "the reason: $(q h.db 'SELECT abort_reason FROM run')" || return 1
+	vm_on stv-v1 sh -c "! mountpoint -q '$VMLAB_TARGET'" || fail "rank 0's host did not detach its mount" || return 1
+	unmount_target
 }
 
 # What the lab promises the mount driver's tests, with mount(8) itself in a guest: NFSv4.2

@@ -28,7 +28,39 @@ static struct {
 	int eintr_left;	  /* the next N calls fail with EINTR */
 	int enospc_after; /* bytes accepted before ENOSPC; -1 off */
 	long written;
+	int read_eio_after; /* pread: bytes read before EIO (a soft mount timing out); 0 off */
+	long read;
+	int preads;	    /* pread calls */
+	int open_fds;	    /* descriptors opened through the seam and not closed yet */
 } fault;
+
+static ssize_t fault_pread(int fd, void *buf, size_t len, off_t off)
+{
+	fault.preads++;
+	if (fault.read_eio_after > 0 && fault.read >= fault.read_eio_after) {
+		errno = EIO;
+		return -1;
+	}
+	if (fault.read_eio_after > 0 && fault.read + (long)len > fault.read_eio_after)
+		len = (size_t)(fault.read_eio_after - fault.read);
+	ssize_t n = pread(fd, buf, len, off);
+	if (n > 0)
+		fault.read += n;
+	return n;
+}
+
+static int fault_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	int fd = openat(dirfd, path, flags, mode);
+	fault.open_fds += fd >= 0;
+	return fd;
+}
+
+static int fault_close(int fd)
+{
+	fault.open_fds--;
+	return close(fd);
+}
 
 static ssize_t fault_pwrite(int fd, const void *buf, size_t len, off_t off)
 {
@@ -54,6 +86,9 @@ static const struct st_posix_sys *faulty(void)
 	static struct st_posix_sys t;
 	t = st_posix_sys_real;
 	t.pwrite = fault_pwrite;
+	t.pread = fault_pread;
+	t.openat = fault_openat;
+	t.close = fault_close;
 	return &t;
 }
 
@@ -92,14 +127,18 @@ static void posix_seam(void)
 	void *rs = NULL, *ts = NULL, *fh = NULL;
 	char msg[200];
 	int direct = -1;
+	memset(&fault, 0, sizeof(fault));
+	fault.enospc_after = -1;
 	CHECK(e->setup(&env, &rs, msg, sizeof(msg)) == 0);
+	/* nothing of the target stays open between calls (a remount must not
+	 * find it busy): not after setup, not after a file's open and close */
+	CHECK_EQ_INT(fault.open_fds, 0);
 	CHECK(e->thread_init(rs, 0, &ts, msg, sizeof(msg)) == 0);
 	CHECK(e->open(ts, "f", ST_OPEN_WRITE | ST_OPEN_CREATE, &fh, &direct) == 0);
+	CHECK_EQ_INT(fault.open_fds, 1); /* the file alone */
 	char buf[8192];
 	memset(buf, 'x', sizeof(buf));
 
-	memset(&fault, 0, sizeof(fault));
-	fault.enospc_after = -1;
 	fault.short_writes = 1;
 	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf));
 	fault.short_writes = 0;
@@ -111,6 +150,21 @@ static void posix_seam(void)
 	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 16384) == 4096);
 	CHECK(e->pwrite(ts, fh, buf, sizeof(buf), 20480) == -ENOSPC);
 	CHECK(e->close(ts, fh) == 0);
+	CHECK_EQ_INT(fault.open_fds, 0);
+	CHECK(e->mkdir(rs, "d") == 0 && e->rmdir(rs, "d") == 0);
+	CHECK_EQ_INT(fault.open_fds, 0);
+
+	/* a read that fails part-way (a soft mount timing out): the part, then
+	 * the call's own errno at once, without asking the file again */
+	fault.read_eio_after = 8192 + 4096;
+	CHECK(e->open(ts, "f", ST_OPEN_READ, &fh, &direct) == 0);
+	CHECK(e->pread(ts, fh, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf));
+	CHECK(e->pread(ts, fh, buf, sizeof(buf), 8192) == 4096);
+	int preads = fault.preads;
+	CHECK(e->pread(ts, fh, buf, 4096, 12288) == -EIO);
+	CHECK_EQ_INT(fault.preads, preads);
+	CHECK(e->close(ts, fh) == 0);
+	fault.read_eio_after = 0;
 	struct stat st;
 	char path[600];
 	snprintf(path, sizeof(path), "%s/f", dir);
@@ -328,6 +382,50 @@ static void posix_worker_enospc_in_a_block(void)
 	hwloc_topology_destroy(topo);
 }
 
+/* A read that times out part-way through a block (soft mount): recorded as
+ * the read's own errno (EIO) at the offset reached, not as a short read
+ * (ENODATA) that hides it. */
+static void posix_worker_soft_timeout_in_a_read(void)
+{
+	const char *dir = unit_tmpdir();
+	char err[ST_ERR_MAX];
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	st_config_set(&cfg, ST_OPT_BLOCK, "8k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "64k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_PHASES, "write,read", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_DIRECT, "off", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_REORDER, "off", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	hwloc_topology_t topo = topology();
+	const struct st_engine fe = faulty_posix();
+	struct st_worker_args a = { .engine = &fe, .cfg = &cfg, .combo = &combo, .topo = topo,
+				    .role = ST_ROLE_CLIENT, .run_dir = "stcluster-test",
+				    .phases = st_config_phases(&cfg) };
+	memset(&fault, 0, sizeof(fault));
+	fault.enospc_after = -1;
+	struct st_prepare_status ps;
+	struct st_worker *w = st_worker_prepare(&a, &ps);
+	CHECK(w && ps.err == 0);
+	struct st_rank_result rr;
+	struct st_thread_result tr[1];
+	st_worker_phase(w, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+	CHECK(rr.bytes == 65536 && rr.error.err == 0);
+	fault.read_eio_after = 3 * 8192 + 2048;
+	st_worker_phase(w, ST_PHASE_READ, st_now_ns(), &rr, tr);
+	CHECK_EQ_INT(rr.error.err, EIO);
+	CHECK(rr.error.op == ST_OP_READ && rr.error.offset == 3 * 8192 + 2048);
+	CHECK(rr.ops == 4 && rr.bytes == 26624); /* the part of the 4th block counts */
+	CHECK(strstr(rr.message, "read stcluster-test/r0.t0 at offset 26624: Input/output error") != NULL);
+	fault.read_eio_after = 0;
+	st_worker_finish(w);
+	st_worker_remove_run_dir(&a, 0, NULL, 0);
+	CHECK(count_entries(dir) == 0);
+	rmdir(dir);
+	hwloc_topology_destroy(topo);
+}
+
 static void layout_without_write_phase(void)
 {
 	const char *dir = unit_tmpdir();
@@ -537,5 +635,7 @@ const struct unit_test unit_engine[] = {
 	{ "worker: posix --iodepth 8 queue: every block once, bytes, --verify finds a changed block", posix_queue_depth },
 	{ "worker: ENOSPC part-way through a block: recorded as ENOSPC from write, file removed",
 	  posix_worker_enospc_in_a_block },
+	{ "worker: a read failing part-way (soft timeout): its EIO, not a short read",
+	  posix_worker_soft_timeout_in_a_read },
 	{ NULL, NULL },
 };

@@ -529,6 +529,98 @@ static void effective_other(void)
 	free(mi);
 }
 
+/* mount.nfs's messages, as the 6.1 guests of the VM lab printed them
+ * (LC_ALL=C), to the errno a failed combination stores; the text stays. */
+static void errno_of_messages(void)
+{
+	static const struct {
+		const char *text;
+		int err;
+	} cases[] = {
+		{ "mount.nfs: rpc.statd is not running but is required for remote locking. "
+		  "mount.nfs: Either use '-o nolock' to keep locks local, or start statd.",
+		  ENOLCK },
+		{ "mount.nfs: requested NFS version or transport protocol is not supported",
+		  EPROTONOSUPPORT },
+		{ "mount.nfs: an incorrect mount option was specified", EINVAL },
+		{ "mount.nfs: mounting 10.77.212.1:/nonexist failed, reason given by server: No such "
+		  "file or directory",
+		  ENOENT },
+		{ "mount.nfs: access denied by server while mounting 10.77.212.1:/nonexist", EACCES },
+		{ "mount.nfs: No route to host", EHOSTUNREACH },
+		{ "mount.nfs: Connection timed out", ETIMEDOUT },
+		{ "mount.nfs: Connection refused", ECONNREFUSED },
+		{ "mount.nfs: /mnt/b is busy or already mounted", EBUSY },
+		{ "umount.nfs4: /mnt/b: device is busy", EBUSY },
+		{ "mount: /mnt/x: unknown filesystem type 'bogusfs'.", ENODEV },
+		{ "mount: /mnt/x: wrong fs type, bad option, bad superblock on tmpfs, missing "
+		  "codepage or helper program, or other error.",
+		  EINVAL },
+		{ "something nobody wrote", EIO },
+	};
+	for (size_t i = 0; i < ST_ARRAY_LEN(cases); i++) {
+		int e = st_mount_errno(cases[i].text);
+		if (e != cases[i].err)
+			fprintf(stderr, "    '%s': %d, want %d\n", cases[i].text, e, cases[i].err);
+		CHECK_EQ_INT(e, cases[i].err);
+		/* and the store names it (combo_failure.errno_name), never "E93" */
+		char buf[16];
+		CHECK(st_errno_name(e, buf, sizeof(buf)) != buf);
+	}
+	CHECK_EQ_INT(st_mount_errno(NULL), EIO);
+}
+
+/* The kernel's overrides, explained: noac forcing sync and actimeo 0, a
+ * clamped rsize, and an nconnect inherited from another mount of the same
+ * server (two mounts of one guest: /mnt/a with nconnect=2, then /mnt/b
+ * without, which the kernel gives nconnect=2 too). */
+static void explain_overrides(void)
+{
+	const char *mi =
+		"24 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+		"36 24 0:30 / /mnt/a rw,relatime - nfs4 10.77.212.1:/export rw,vers=4.2,rsize=1048576,"
+		"wsize=1048576,namlen=255,hard,proto=tcp,nconnect=2,timeo=600,retrans=2,sec=sys,"
+		"clientaddr=10.77.212.2,local_lock=none,addr=10.77.212.1\n"
+		"37 24 0:31 / /mnt/b rw,relatime - nfs4 10.77.212.1:/export rw,sync,vers=4.2,"
+		"rsize=65536,wsize=1048576,namlen=255,acregmin=0,acregmax=0,acdirmin=0,acdirmax=0,"
+		"hard,noac,proto=tcp,nconnect=2,timeo=600,retrans=2,sec=sys,clientaddr=10.77.212.2,"
+		"local_lock=none,addr=10.77.212.1\n";
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	CHECK(e && st_mountinfo_find(mi, "/mnt/b", e) == 0);
+	if (!e)
+		return;
+	struct st_effective eff;
+	st_mount_effective(e->fstype, e->mount_opts, e->super_opts, NULL, &eff);
+	struct st_config cfg;
+	st_config_defaults(&cfg);
+	cfg_set(&cfg, ST_OPT_MOUNT, "10.77.212.1:/export");
+	cfg_set(&cfg, ST_OPT_SYNC, "async");
+	cfg_set(&cfg, ST_OPT_AC, "noac");
+	cfg_set(&cfg, ST_OPT_ACTIMEO, "30");
+	cfg_set(&cfg, ST_OPT_RSIZE, "64k");
+	cfg_set(&cfg, ST_OPT_WSIZE, "2m");
+	struct st_combo c;
+	st_plan_combo(&cfg, 0, &c);
+	st_mount_explain(&c, mi, e, &eff);
+	CHECK(strstr(eff.note, "sync: noac makes the kernel write synchronously"));
+	CHECK(strstr(eff.note, "actimeo: noac sets every attribute cache time to 0"));
+	CHECK(strstr(eff.note, "wsize: 2097152 asked, 1048576 granted"));
+	CHECK(!strstr(eff.note, "rsize:")); /* 64k asked, 64k granted */
+	CHECK(strstr(eff.note, "nconnect: 2, not 1: the kernel shares one client per server and "
+			       "version, and the mount of 10.77.212.1:/export on /mnt/a made it"));
+	/* what was asked and granted alike: nothing to say */
+	struct st_effective same;
+	st_mountinfo_find(mi, "/mnt/a", e);
+	st_mount_effective(e->fstype, e->mount_opts, e->super_opts, NULL, &same);
+	struct st_config c2;
+	st_config_defaults(&c2);
+	cfg_set(&c2, ST_OPT_NCONNECT, "2");
+	st_plan_combo(&c2, 0, &c);
+	st_mount_explain(&c, mi, e, &same);
+	CHECK(same.note[0] == '\0');
+	free(e);
+}
+
 /* ---- the adapter, for real ---- */
 
 static void refusals(void)
@@ -622,7 +714,7 @@ static void tmpfs_cycle(void)
 	CHECK(file_matches(path, 8192, 2));
 
 	struct st_effective eff;
-	rc = st_mount_read_effective(mnt, "tmpfs", &eff, msg, sizeof(msg));
+	rc = st_mount_read_effective(mnt, "tmpfs", NULL, &eff, msg, sizeof(msg));
 	report_mount_rc("read effective", rc, msg);
 	CHECK_EQ_INT(rc, 0);
 	CHECK(strstr(eff.options, "size=2048k"));
@@ -636,10 +728,10 @@ static void tmpfs_cycle(void)
 	snprintf(sub, sizeof(sub), "%s/sub", mnt);
 	CHECK(mkdir(sub, 0700) == 0);
 	struct st_effective eff2;
-	CHECK_EQ_INT(st_mount_read_effective(sub, NULL, &eff2, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_mount_read_effective(sub, NULL, NULL, &eff2, msg, sizeof(msg)), 0);
 	CHECK(strcmp(eff.options, eff2.options) == 0);
 	/* --fstype nfs but tmpfs there: the mount is not what was asked for */
-	CHECK_EQ_INT(st_mount_read_effective(mnt, "nfs", &eff2, msg, sizeof(msg)), -EMEDIUMTYPE);
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "nfs", NULL, &eff2, msg, sizeof(msg)), -EMEDIUMTYPE);
 	CHECK(strstr(msg, "tmpfs") && strstr(msg, "nfs"));
 	rmdir(sub);
 
@@ -663,7 +755,7 @@ static void tmpfs_cycle(void)
 	CHECK_EQ_INT(run(access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount", argv),
 		     0);
 	CHECK_EQ_INT(mounts_on(mnt), 2);
-	CHECK_EQ_INT(st_mount_read_effective(mnt, "tmpfs", &eff, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "tmpfs", NULL, &eff, msg, sizeof(msg)), 0);
 	CHECK(strstr(eff.options, "size=4k") && !strstr(eff.options, "nr_inodes=100"));
 	CHECK(access(path, F_OK) != 0);
 	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
@@ -741,7 +833,7 @@ static void ext4_drop_caches(void)
 		close(busy);
 
 	struct st_effective eff;
-	CHECK_EQ_INT(st_mount_read_effective(mnt, "ext4", &eff, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_mount_read_effective(mnt, "ext4", NULL, &eff, msg, sizeof(msg)), 0);
 	CHECK(strncmp(eff.options, "rw,", 3) == 0 && eff.known == 0);
 
 	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
@@ -749,6 +841,87 @@ out:
 	unmount_all(mnt);
 	CHECK_EQ_INT(mounts_naming(dir), 0);
 	unlink(img);
+	CHECK(rmdir(mnt) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
+/* The mount driver's state on a target that is already a mount point
+ * (--mount-over): refused by default; mounted over; each combination
+ * replaces only stcluster's mount; at the end the one below is back, the
+ * same mount with its files and options. */
+static void mount_over_and_restore(void)
+{
+	if (!is_root()) {
+		CHECK(!"root");
+		return;
+	}
+	char msg[ST_ERR_MAX];
+	char dir[PATH_MAX], mnt[PATH_MAX + 8], path[PATH_MAX + 16];
+	st_copy(dir, sizeof(dir), unit_tmpdir());
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	snprintf(path, sizeof(path), "%s/keep", mnt);
+	CHECK(mkdir(mnt, 0755) == 0);
+	CHECK_EQ_INT(st_mount_check_target(mnt, 0, msg, sizeof(msg)), 0);
+	/* a mount that was there before (by hand), with a file of the user's */
+	char *argv[] = { "mount", "-t", "tmpfs", "-o", "size=4m,mode=0751", "users-own", mnt, NULL };
+	CHECK_EQ_INT(run(access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount", argv),
+		     0);
+	CHECK_EQ_INT(write_file(path, 4096, 9), 0);
+	char *before = slurp("/proc/self/mountinfo");
+	struct st_mountinfo_entry *e0 = malloc(sizeof(*e0)), *e1 = malloc(sizeof(*e1));
+	CHECK(e0 && e1 && st_mountinfo_find(before, mnt, e0) == 0);
+	CHECK_EQ_INT(st_mount_check_target(mnt, 0, msg, sizeof(msg)), -EBUSY);
+	CHECK(strstr(msg, "already a mount point (tmpfs users-own") && strstr(msg, "--mount-over"));
+	CHECK_EQ_INT(st_mount_check_target(mnt, 1, msg, sizeof(msg)), 0);
+
+	struct st_mount_state s = { .our_id = 0 };
+	int rc = st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", mnt, msg, sizeof(msg));
+	report_mount_rc("mount over", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(s.below_id == e0->mount_id && s.our_id > 0 && s.our_id != s.below_id);
+	CHECK_EQ_INT(mounts_on(mnt), 2);
+	CHECK(access(path, F_OK) != 0); /* covered */
+	rc = st_mount_take(&s, "stcluster-unit", "tmpfs", "size=2m", mnt, msg, sizeof(msg));
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT(mounts_on(mnt), 2); /* stcluster's replaced; the user's kept below */
+	CHECK(s.our_id > 0 && s.our_id != s.below_id); /* (ids are reused: maybe first's) */
+	CHECK(s.added[0] == '\0');
+	/* a failed mount leaves nothing of stcluster's; the one below stays */
+	rc = st_mount_take(&s, "stcluster-unit", "tmpfs", "nr_inodes=banana", mnt, msg, sizeof(msg));
+	CHECK(rc < 0 && s.our_id == 0);
+	CHECK_EQ_INT(mounts_on(mnt), 1);
+	rc = st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", mnt, msg, sizeof(msg));
+	CHECK_EQ_INT(rc, 0);
+	/* the end of the run: the user's mount is back, as it was */
+	CHECK_EQ_INT(st_mount_release(&s, 0, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(s.our_id, 0);
+	CHECK_EQ_INT(st_mount_release(&s, 0, msg, sizeof(msg)), 0); /* nothing left: fine */
+	char *after = slurp("/proc/self/mountinfo");
+	CHECK(after && st_mountinfo_find(after, mnt, e1) == 0);
+	CHECK(e1->mount_id == e0->mount_id && !strcmp(e1->super_opts, e0->super_opts) &&
+	      !strcmp(e1->mount_opts, e0->mount_opts) && !strcmp(e1->source, "users-own"));
+	CHECK(file_matches(path, 4096, 9));
+	/* the abort path: a lazy detach, which needs no answer from anyone */
+	CHECK_EQ_INT(st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", mnt, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(mounts_on(mnt), 2);
+	CHECK_EQ_INT(st_mount_release(&s, 1, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(mounts_on(mnt), 1);
+	CHECK(file_matches(path, 4096, 9));
+	/* a mount on top that is not stcluster's is never taken away */
+	CHECK_EQ_INT(st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", mnt, msg, sizeof(msg)), 0);
+	char *argv2[] = { "mount", "-t", "tmpfs", "-o", "size=1m", "someone-else", mnt, NULL };
+	CHECK_EQ_INT(run(access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount", argv2),
+		     0);
+	CHECK_EQ_INT(st_mount_release(&s, 0, msg, sizeof(msg)), -EBUSY);
+	CHECK_EQ_INT(st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", mnt, msg, sizeof(msg)),
+		     -EBUSY);
+	CHECK_EQ_INT(mounts_on(mnt), 3);
+	free(before);
+	free(after);
+	free(e0);
+	free(e1);
+	unmount_all(mnt);
+	CHECK_EQ_INT(mounts_on(mnt), 0);
 	CHECK(rmdir(mnt) == 0);
 	CHECK(rmdir(dir) == 0);
 }
@@ -761,8 +934,13 @@ const struct unit_test unit_mount[] = {
 	{ "mount: mountstats: opts line per mount, last one wins", mountstats_fixtures },
 	{ "mount: effective: NFS values from mountinfo and mountstats", effective_nfs },
 	{ "mount: effective: other file systems, option union", effective_other },
+	{ "mount: mount.nfs's messages to their errno", errno_of_messages },
+	{ "mount: the kernel's overrides explained (noac, clamp, inherited nconnect)",
+	  explain_overrides },
 	{ "mount: refuses /, relative targets, non-mount points; mount(8) errors", refusals },
 	{ "mount: tmpfs: umount+mount, remount in place, effective, nothing left", tmpfs_cycle },
 	{ "mount: ext4 on loop: remount and drop_caches empty the page cache", ext4_drop_caches },
+	{ "mount: over a mount point: refused, mounted over, the one below back as it was",
+	  mount_over_and_restore },
 	{ NULL, NULL },
 };

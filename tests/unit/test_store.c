@@ -76,7 +76,9 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
-			   "DROP VIEW phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
+			   "DROP VIEW phase_flags; DROP VIEW rpc_flag; DROP VIEW option_override; "
+			   "DROP VIEW rpc_mix; DROP VIEW rpc_summary; DROP VIEW phase_cpu; "
+			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
 			   "DROP VIEW phase_summary; DROP VIEW client_result; "
 			   "DROP VIEW run_summary; ALTER TABLE combo DROP COLUMN data",
 			   NULL, NULL, NULL) == SQLITE_OK);
@@ -88,7 +90,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 9);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 14);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -461,6 +463,7 @@ struct fixture {
 	struct st_sample samples[2];
 	struct st_interval iv[2];
 	struct st_prepare_status prep[3];
+	struct st_rpc_result rpc[3];
 	struct st_combo combo;
 };
 
@@ -505,6 +508,39 @@ static void fixture_init(struct fixture *f)
 		f->prep[r].eff.v[ST_OPT_RSIZE] = 65536;
 		f->prep[r].eff.max[ST_OPT_RSIZE] = 1 << 20;
 		snprintf(f->prep[r].eff.options, sizeof(f->prep[r].eff.options), "rw,rsize=65536");
+		snprintf(f->prep[r].eff.added, sizeof(f->prep[r].eff.added), "nolock");
+		snprintf(f->prep[r].eff.note, sizeof(f->prep[r].eff.note),
+			 "rsize: 131072 asked, 65536 granted; lock: nolock added");
+	}
+	snprintf(f->rr[0].cache_drop, sizeof(f->rr[0].cache_drop), "remount");
+	snprintf(f->rr[0].cache_drop_note, sizeof(f->rr[0].cache_drop_note), "a new superblock");
+	/* what went over the wire: the kernel's counts on rank 0, libnfs's on rank 1 */
+	for (int r = 0; r < 2; r++) {
+		struct st_rpc_result *x = &f->rpc[r];
+		x->version = ST_WIRE_VERSION;
+		x->rank = (uint32_t)r;
+		x->source = r == 0 ? ST_RPC_MOUNTSTATS : ST_RPC_LIBNFS;
+		x->basis = r == 0 ? ST_RPC_BASIS_INFERRED : ST_RPC_BASIS_MEASURED;
+		x->nops = 2;
+		x->xprts = 1;
+		x->connects = 1;
+		x->sends = x->recvs = 12;
+		x->bad_xids = 0;
+		x->backlog_u = 3;
+		snprintf(x->note, sizeof(x->note), "fixture");
+		snprintf(x->op[0].name, sizeof(x->op[0].name), "WRITE");
+		x->op[0].ops = x->op[0].trans = 10;
+		x->op[0].bytes_sent = 1000 + 1200;
+		x->op[0].bytes_recv = 1100;
+		x->op[0].queue_us = 5;
+		x->op[0].rtt_us = 700;
+		x->op[0].exe_us = 800;
+		x->op[0].file_sync = 10;
+		snprintf(x->op[1].name, sizeof(x->op[1].name), "COMMIT");
+		x->op[1].ops = x->op[1].trans = 2;
+		for (int h = 0; h < ST_RPC_HISTS; h++)
+			st_hist_init(&x->hist[h]);
+		st_hist_add(&x->hist[1], 70000);
 	}
 	st_plan_combo(&f->cfg, 0, &f->combo);
 }
@@ -530,7 +566,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 	char err[ST_ERR_MAX];
 	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = f->rr, .threads = f->tr,
 				      .nthreads = 2, .gathered_ns = 5, .samples = f->samples,
-				      .nsamples = 2, .intervals = f->iv, .nintervals = 2 };
+				      .nsamples = 2, .intervals = f->iv, .nintervals = 2, .rpc = f->rpc };
 	f->combo.seq = seq;
 	memset(&f->prep[1].err, 0, sizeof(f->prep[1].err));
 	if (failed) {
@@ -553,9 +589,9 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 #define V5_ADDED "ALTER TABLE run DROP COLUMN cleanup; ALTER TABLE baseline DROP COLUMN streams; "
 
 #define V4_ADDED                                                                            \
-	"DROP VIEW IF EXISTS phase_cpu; DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "                   \
-	"DROP VIEW phase_summary; DROP VIEW client_result; DROP VIEW run_summary; "         \
-	"DROP VIEW interval_summary; DROP VIEW interval_rank; DROP TABLE interval; "        \
+	"DROP VIEW IF EXISTS phase_cpu; DROP VIEW IF EXISTS verdict; DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result; "                   \
+	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary; "         \
+	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; DROP TABLE interval; "        \
 	"ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; "                                \
 	"ALTER TABLE phase_run DROP COLUMN read_lat_p99_ns; "                                \
 	"ALTER TABLE phase_run DROP COLUMN write_lat_p50_ns; "                               \
@@ -822,6 +858,179 @@ static void audit_aborted_run(void)
 	st_store_close(s);
 }
 
+static const char *qs(sqlite3 *db, const char *sql, char *buf, size_t n)
+{
+	sqlite3_stmt *st;
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	} else {
+		fprintf(stderr, "    %s: %s\n", sql, sqlite3_errmsg(db));
+	}
+	return buf;
+}
+
+/* The RPC views over stored rows: nfsiostat's figures (rpc_summary), the
+ * mix beside MB/s (rpc_mix) and what contradicts the request (rpc_flag):
+ * sync asked but UNSTABLE sent, a read after a cache drop that sent no
+ * READ, an option overridden. */
+static void rpc_views(void)
+{
+	char path[512], err[ST_ERR_MAX], buf[1024];
+	snprintf(path, sizeof(path), "%s/rpc.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	st_config_set(&f.cfg, ST_OPT_SYNC, "sync", 1, NULL, err, sizeof(err));
+	st_plan_combo(&f.cfg, 0, &f.combo);
+	/* rank 0's write phase: 10 WRITEs UNSTABLE and 2 COMMITs in 1 s */
+	f.rpc[0].op[0].file_sync = 0;
+	f.rpc[0].op[0].unstable = 10;
+	f.rpc[1].source = ST_RPC_NONE;
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	sqlite3 *db = st_store_db(s);
+	CHECK(fixture_begin(s, &f, "run-v", 3, 0) == 0);
+	struct st_rank_result rd[3];
+	memcpy(rd, f.rr, sizeof(rd));
+	for (int r = 0; r < 3; r++)
+		rd[r].phase = ST_PHASE_READ;
+	struct st_rpc_result rpc_rd[3];
+	memcpy(rpc_rd, f.rpc, sizeof(rpc_rd));
+	snprintf(rpc_rd[0].op[0].name, sizeof(rpc_rd[0].op[0].name), "READ");
+	rpc_rd[0].op[0].ops = 0; /* the cache answered */
+	rpc_rd[0].op[0].unstable = 0;
+	struct st_phase_record ph[2] = {
+		{ .phase = ST_PHASE_WRITE, .ranks = f.rr, .threads = f.tr, .nthreads = 2,
+		  .gathered_ns = 5, .rpc = f.rpc },
+		{ .phase = ST_PHASE_READ, .ranks = rd, .threads = f.tr, .nthreads = 2,
+		  .gathered_ns = 6, .rpc = rpc_rd },
+	};
+	struct st_combo_record rec = { .run_id = "run-v", .cfg = &f.cfg, .combo = &f.combo,
+				       .status = "ok", .nranks = 3, .prep = f.prep, .phases = ph,
+				       .nphases = 2, .roles = f.roles };
+	CHECK(st_store_combo(s, &rec, err, sizeof(err)) == 0);
+	/* the write phase spans 0..1.5 s (clients 0 and 1) */
+	CHECK_EQ_INT(qd(db, "SELECT ops FROM rpc_summary WHERE phase = 'write' AND op = 'WRITE'"), 10);
+	CHECK(strcmp(qs(db, "SELECT ROUND(ops_per_s, 2) FROM rpc_summary WHERE phase = 'write' AND "
+			    "op = 'WRITE'", buf, sizeof(buf)), "6.67") == 0);
+	CHECK(strcmp(qs(db, "SELECT ROUND(kib_per_op, 3) FROM rpc_summary WHERE phase = 'write' AND "
+			    "op = 'WRITE'", buf, sizeof(buf)), "0.322") == 0); /* 3300 B / 1024 / 10 */
+	CHECK(strcmp(qs(db, "SELECT avg_rtt_ms || ' ' || avg_exe_ms || ' ' || pct_file_sync || ' ' || "
+			    "stable_basis FROM rpc_summary WHERE phase = 'write' AND op = 'WRITE'",
+			    buf, sizeof(buf)), "0.07 0.08 0.0 inferred") == 0);
+	if (strcmp(buf, "0.07 0.08 0.0 inferred"))
+		fprintf(stderr, "    summary: %s\n", buf);
+	qs(db, "SELECT mix FROM rpc_mix WHERE phase = 'write'", buf, sizeof(buf));
+	if (strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0"))
+		fprintf(stderr, "    mix: %s\n", buf);
+	CHECK(strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0") == 0);
+	qs(db, "SELECT group_concat(phase || ':' || flag, '|') FROM (SELECT COALESCE(phase, '-') AS "
+	       "phase, flag FROM rpc_flag ORDER BY flag, detail)",
+	   buf, sizeof(buf));
+	const char *want = "read:read after a cache drop sent no READs|-:requested != effective|"
+			   "-:requested != effective|write:sync asked, UNSTABLE sent";
+	if (strcmp(buf, want))
+		fprintf(stderr, "    flags: %s\n", buf);
+	CHECK(strcmp(buf, want) == 0);
+	qs(db, "SELECT group_concat(detail, '|') FROM rpc_flag WHERE flag = 'requested != effective'",
+	   buf, sizeof(buf));
+	CHECK(strstr(buf, "lock: (not asked) -> nolock (nolock added) on ranks 0,1,2") != NULL);
+	CHECK(strstr(buf, "rsize: (not asked) -> 64k (131072 asked, 65536 granted)") != NULL);
+	qs(db, "SELECT detail FROM rpc_flag WHERE flag LIKE 'sync%'", buf, sizeof(buf));
+	CHECK(strstr(buf, "10 of 10 WRITEs UNSTABLE, 2 COMMITs (O_DIRECT: ") != NULL);
+	/* each phase's line: its own flags and its combination's */
+	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'write'"), 3);
+	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'read'"), 3);
+	st_store_close(s);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
+/* What schema version 6 added (issue 10), taken away again, every view first
+ * (they name the columns; the store makes them anew when it opens). */
+#define V6_ADDED \
+	"DROP VIEW IF EXISTS phase_flags; DROP VIEW IF EXISTS rpc_flag; DROP VIEW IF EXISTS option_override; " \
+	"DROP VIEW IF EXISTS rpc_mix; DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS phase_cpu; " \
+	"DROP VIEW IF EXISTS verdict; DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result; " \
+	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary; " \
+	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; " \
+	"DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note; "             \
+	"ALTER TABLE phase_run DROP COLUMN cache_drop_note; "                              \
+	"ALTER TABLE rank_result DROP COLUMN cache_drop; "                                 \
+	"ALTER TABLE rank_result DROP COLUMN cache_drop_note; "
+
+/* A store of schema version 2: its run, hashed without the rpc_stat rows
+ * and the note columns version 3 added, audits ok before and after the
+ * migration (a table added later is hashed only when it has rows), and a
+ * new run in the migrated store has them, hashed. */
+static void rehash_run(sqlite3 *db, const char *run);
+
+static void audit_version_2_store(void)
+{
+	char path[512], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/v2.db", unit_tmpdir());
+	struct fixture f;
+	fixture_init(&f);
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	/* what version 2 could write: no RPC counts, no notes */
+	memset(f.rpc, 0, sizeof(f.rpc));
+	for (int r = 0; r < 3; r++) {
+		f.prep[r].eff.note[0] = f.prep[r].eff.added[0] = '\0';
+		f.rr[r].cache_drop_note[0] = '\0';
+	}
+	f.rr[0].cache_drop[0] = '\0';
+	CHECK(fixture_begin(s, &f, "run-2", 2, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-2", 0, 0) == 0);
+	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
+	CHECK(sqlite3_exec(st_store_db(s),
+			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+			   "PRAGMA user_version = 2",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	rehash_run(st_store_db(s), "run-2");
+	st_store_close(s);
+	s = st_store_open(path, 1, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	int hashed = 0;
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	CHECK(hashed == 1);
+	st_store_close(s);
+	s = st_store_open(path, 0, err, sizeof(err)); /* migrates to the current version */
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == ST_SCHEMA_VERSION);
+	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
+	fixture_init(&f);
+	CHECK(fixture_begin(s, &f, "run-3", 2, 0) == 0);
+	CHECK(fixture_combo(s, &f, "run-3", 0, 0) == 0);
+	CHECK_EQ_INT(altered(s, "run-3", &hashed), 0);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM rpc_stat") == 6);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM effective_option WHERE option = 'lock' AND "
+				 "effective = 'nolock' AND note = 'nolock added'") == 3);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM effective_option WHERE option = 'rsize' AND "
+				 "note = '131072 asked, 65536 granted'") == 3);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM rank_result WHERE cache_drop = 'remount' AND "
+				 "cache_drop_note = 'a new superblock'") == 1);
+	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM phase_run WHERE cache_drop_note = 'a new "
+				 "superblock'") == 1);
+	/* a change of an RPC row is seen */
+	CHECK(sqlite3_exec(st_store_db(s), "UPDATE rpc_stat SET unstable = 1 WHERE op = 'WRITE'",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	CHECK(altered(s, "run-3", NULL) >= 1);
+	CHECK_EQ_INT(altered(s, "run-2", NULL), 0);
+	st_store_close(s);
+}
+
 /* A store of schema version 1 (no hash columns): audited read-only as it
  * is, "no hashes", and left unchanged; migrated by the next run, its old
  * run still has none and the new run has them all; resuming the old run
@@ -847,10 +1056,10 @@ static void audit_older_store(void)
 	CHECK(fixture_begin(s, &f, "run-old", 2, 0) == 0);
 	CHECK(fixture_combo(s, &f, "run-old", 0, 0) == 0);
 	/* what version 1 wrote: the same rows, without the hash columns and
-	 * without what versions 3 to 5 added (io_mode; issue 13's table and columns;
-	 * run.cleanup, baseline.streams) */
+	 * without what versions 3 to 6 added (io_mode; issue 13's table and columns;
+	 * run.cleanup, baseline.streams; issue 10's rpc_stat and notes) */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V4_ADDED
+			   V6_ADDED V4_ADDED
 			   "ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
@@ -939,7 +1148,7 @@ static void migrates_io_mode(void)
 	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-v2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-v2");
@@ -1042,7 +1251,7 @@ static void audit_version2_store_across_the_migration(void)
 	CHECK(st_store_combo(s, &rec, werr, sizeof(werr)) == 0);
 	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
-	CHECK(sqlite3_exec(db, V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+	CHECK(sqlite3_exec(db, V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
 			       "PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
 	/* the hashes version 2 wrote: of these rows, without the columns it had not */
 	rehash_run(db, "run-2");
@@ -1167,6 +1376,8 @@ const struct unit_test unit_store[] = {
 	{ "store: 70 ranks' rows, 32 a statement then one by one: every row, its values", many_ranks_batched },
 	{ "store: a schema 2 run's hashes hold across the migration to 4",
 	  audit_version2_store_across_the_migration },
+	{ "store: a schema 2 store's runs audit ok after the migration to 6", audit_version_2_store },
+	{ "store: the RPC views: nfsiostat's figures, the mix, the flags", rpc_views },
 	{ "store: audit of a run marked aborted, and of its --resume", audit_aborted_run },
 	{ NULL, NULL },
 };
