@@ -107,10 +107,10 @@ $(BUILD)/%.o: %.c $(BUILD)/.cflags
 # sql/*.sql become C strings, so the binary carries its schema; each named
 # query sql/queries/NAME.sql becomes st_sql_q_NAME
 QUERY_SQL := $(sort $(wildcard sql/queries/*.sql))
-$(BUILD)/sql_embed.c: sql/schema.sql sql/views.sql $(QUERY_SQL) tests/embed.sh
+$(BUILD)/sql_embed.c: sql/schema.sql sql/views.sql sql/run_views.sql $(QUERY_SQL) tests/embed.sh
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  EMBED   $@")
-	$(Q)sh tests/embed.sh st_sql_schema sql/schema.sql st_sql_views sql/views.sql \
+	$(Q)sh tests/embed.sh st_sql_schema sql/schema.sql st_sql_views sql/views.sql st_sql_run_views sql/run_views.sql \
 		$(foreach q,$(QUERY_SQL),st_sql_q_$(basename $(notdir $(q))) $(q)) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/sql_embed.o: $(BUILD)/sql_embed.c $(BUILD)/.cflags

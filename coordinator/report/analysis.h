@@ -20,6 +20,9 @@
 
 /* The named queries' text (sql/queries/NAME.sql, embedded at build time). */
 extern const char st_sql_q_top[], st_sql_q_compare[], st_sql_q_effects[], st_sql_q_history[];
+/* sql/run_views.sql: the views phase_summary and verdict as CTEs ps and vd of
+ * the combinations in a CTE rc the statement defines first (issue 14). */
+extern const char st_sql_run_views[];
 
 /*
  * Register the SQL functions the wrapped queries use (each NULL-safe):

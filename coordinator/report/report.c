@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "../../common/options.h"
+#include "../../common/strbuf.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../store/output.h"
@@ -76,8 +77,11 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 				snprintf(cols + l, sizeof(cols) - l, "c.\"%s\", ", st_options[i].name);
 			shown++;
 		}
-	char sql[8192];
-	snprintf(sql, sizeof(sql),
+	/* the run's rows only (sql/run_views.sql): the cost is the run's, not the history's */
+	struct st_strbuf sql = ST_STRBUF_INIT;
+	st_strbuf_put(&sql, "WITH rc AS (SELECT combo_id FROM combo WHERE run_id = ?1),\n");
+	st_strbuf_put(&sql, st_sql_run_views);
+	st_strbuf_addf(&sql,
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
@@ -94,20 +98,23 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "CASE WHEN k.rtt_ns / 2 > 0.01 * s.span_ns THEN 'clock offsets uncertain by ' || "
 		 "ROUND(50.0 * k.rtt_ns / s.span_ns, 1) || '%% of the phase' END) AS note "
 		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
-		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
-		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
-		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k "
+		 "LEFT JOIN ps s ON s.combo_id = p.combo_id AND s.phase = p.phase "
+		 "LEFT JOIN vd v ON v.combo_id = p.combo_id AND v.phase = p.phase "
+		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host WHERE run_id = ?1 "
+		 "GROUP BY run_id) k "
 		 "ON k.run_id = c.run_id "
 		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
 		 "ORDER BY %s",
 		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
 		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));
+	sqlite3_stmt *st = NULL;
+	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster: report: %s\n", sql.oom ? "out of memory" : sqlite3_errmsg(db));
+		st_strbuf_release(&sql);
 		return 1;
 	}
+	st_strbuf_release(&sql);
 	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
 	if (o->phase)
 		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);
