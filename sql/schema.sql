@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 3, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 4, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -174,7 +174,8 @@ CREATE TABLE rank_result (
 	lat_p50_ns      INTEGER,
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
-	hist            BLOB,               -- struct st_hist buckets, little-endian u64
+	hist            BLOB,               -- latency histogram, in the encoding hist_enc names
+	hist_enc        INTEGER,            -- NULL: struct st_hist bytes; 1: sparse varints (version 4)
 	PRIMARY KEY (combo_id, phase, rank)
 );
 
@@ -215,3 +216,4 @@ CREATE TABLE thread_result (
 );
 
 CREATE INDEX combo_run ON combo(run_id);
+CREATE INDEX baseline_run ON baseline(run_id);

@@ -35,6 +35,11 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	/* 3 (issue 14): how each thread issued its calls (--iodepth through
 	 * io_uring, libaio, or one at a time); NULL in the rows written before */
 	"ALTER TABLE thread_result ADD COLUMN io_mode TEXT;",
+	/* 4 (issue 14): rank_result.hist in a sparse encoding, named per row
+	 * (NULL: the struct's bytes, as every row written before); the baselines
+	 * of one run found by index. No stored row is rewritten. */
+	"ALTER TABLE rank_result ADD COLUMN hist_enc INTEGER; "
+	"CREATE INDEX IF NOT EXISTS baseline_run ON baseline(run_id);",
 };
 
 struct st_store {

@@ -132,14 +132,15 @@ t_audit_older_store_has_no_hashes() {
 	# what a store of schema version 1 holds: the same rows, no hash columns
 	sqlite3 s.db "ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
 		ALTER TABLE run DROP COLUMN result_hash; ALTER TABLE combo DROP COLUMN row_hash;
-		ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 1" || return 1
+		ALTER TABLE thread_result DROP COLUMN io_mode; ALTER TABLE rank_result DROP COLUMN hist_enc;
+		DROP INDEX baseline_run; PRAGMA user_version = 1" || return 1
 	before=$(sha256sum s.db)
 	$ST audit last --db s.db >old.out || fail "audit of an older run: exit $?: $(cat old.out)" || return 1
 	expect_eq "$(tail -1 old.out)" "no hashes stored (written by an older stcluster): nothing to check" "older run" || return 1
 	expect_eq "$(sha256sum s.db)" "$before" "older store unchanged by audit" || return 1
 	# the next run migrates the store; the old run still has none, the new one all
 	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 3 "migrated" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 4 "migrated" || return 1
 	$ST audit last~1 --db s.db --format json >old.json || return 1
 	python3 -c "
 import json

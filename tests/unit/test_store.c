@@ -736,7 +736,9 @@ static void audit_older_store(void)
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; "
-			   "ALTER TABLE thread_result DROP COLUMN io_mode; PRAGMA user_version = 1",
+			   "ALTER TABLE thread_result DROP COLUMN io_mode; "
+			   "ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run; "
+			   "PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -795,6 +797,7 @@ static void migrates_io_mode(void)
 	CHECK(st_store_end_run(s, "run-v2", "complete", err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
 			   "DROP VIEW result; ALTER TABLE thread_result DROP COLUMN io_mode; "
+			   "ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run; "
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	double rows = qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result");
@@ -804,7 +807,7 @@ static void migrates_io_mode(void)
 	CHECK(s != NULL);
 	if (!s)
 		return;
-	CHECK(qd(st_store_db(s), "PRAGMA user_version") == 3);
+	CHECK(qd(st_store_db(s), "PRAGMA user_version") == ST_SCHEMA_VERSION);
 	CHECK(qd(st_store_db(s), "SELECT COUNT(*) FROM thread_result WHERE io_mode IS NULL") == rows);
 	CHECK_EQ_INT(altered(s, "run-v2", NULL), 0);
 	snprintf(f.tr[0].io_mode, sizeof(f.tr[0].io_mode), "io_uring");
