@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include "hash.h"
+#include "histblob.h"
 
 #include "../../common/units.h"
 #include "../../common/util.h"
@@ -248,12 +249,12 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
  * (one statement, one VDBE run for them all), the rest one by one: rank 0's
  * cost per combination is the rows, not a statement per rank. */
 #define STORE_BATCH 32
-#define RANK_COLS 27
+#define RANK_COLS 28
 #define RANK_INSERT                                                                             \
 	"INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, release_ns, " \
 	"start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, deadline_hit, errno, "      \
 	"errno_name, err_op, err_offset, err_count, message, lat_mean_ns, lat_p50_ns, "          \
-	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset) VALUES "
+	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset, hist_enc) VALUES "
 #define THREAD_COLS 17
 #define THREAD_INSERT                                                                          \
 	"INSERT INTO thread_result (combo_id, phase, rank, thread, bytes, ops, start_ns, end_ns, " \
@@ -384,6 +385,7 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_create_function(s->db, "st_size", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 				sql_size, NULL, NULL);
+	st_histblob_functions(s->db); /* st_hist_quantile(hist, hist_enc, q): both encodings */
 	sqlite3_busy_timeout(s->db, 30000);
 	if (readonly) {
 		int64_t v = 0;
@@ -932,7 +934,11 @@ static void bind_rank_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *
 		sqlite3_bind_int64(q, o + 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
 		sqlite3_bind_int64(q, o + 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
 		sqlite3_bind_int64(q, o + 24, (sqlite3_int64)rr->hist.max_ns);
-		sqlite3_bind_blob(q, o + 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
+		/* sparse (histblob.h): tens of bytes, not the struct's 2,720 */
+		unsigned char blob[ST_HISTBLOB_MAX];
+		size_t len = st_histblob_encode(&rr->hist, blob);
+		sqlite3_bind_blob(q, o + 25, blob, (int)len, SQLITE_TRANSIENT);
+		sqlite3_bind_int(q, o + 28, ST_HISTBLOB_SPARSE);
 	}
 }
 
