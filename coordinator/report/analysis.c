@@ -472,6 +472,49 @@ int st_cmd_effects(const struct st_subargs *a)
 
 /* ---- history ---- */
 
+/* history.sql's first CTE: the combinations it covers (all of them). */
+#define HISTORY_RC "rc AS (\n\t-- every combination (`stcluster history --where` on sweep options only: those it selects)\n\tSELECT combo_id FROM combo\n)"
+
+/*
+ * history.sql into b, its combinations narrowed to those `where` selects
+ * when it names sweep options only (it compiles over them alone): then the
+ * history aggregates the rows of the runs of those configurations, not of
+ * every run. Exact: history partitions by configuration, so a condition on
+ * the options keeps or drops whole partitions, the earlier runs with them.
+ */
+static void history_text(sqlite3 *db, const char *where, int narrow, struct st_strbuf *b)
+{
+	const char *at = narrow ? strstr(st_sql_q_history, HISTORY_RC) : NULL;
+	struct st_strbuf opts = { 0 }, probe = { 0 };
+	if (at) {
+		for (int i = 0; i < ST_OPT_COUNT; i++)
+			if (is_column_option(i))
+				st_strbuf_addf(&opts, ", \"%s\"", st_options[i].name);
+		st_strbuf_addf(&probe, "SELECT 1 FROM (SELECT combo_id%s FROM combo) WHERE (%s)",
+			       opts.p ? opts.p : "", where);
+		sqlite3_stmt *st = NULL;
+		if (opts.oom || probe.oom || sqlite3_prepare_v2(db, probe.p, -1, &st, NULL) != SQLITE_OK)
+			at = NULL;
+		sqlite3_finalize(st);
+	}
+	if (!at) {
+		sb_subquery(b, st_sql_q_history);
+	} else {
+		struct st_strbuf t = { 0 };
+		st_strbuf_addf(&t, "%.*s", (int)(at - st_sql_q_history), st_sql_q_history);
+		st_strbuf_addf(&t, "rc AS (SELECT combo_id FROM (SELECT combo_id%s FROM combo) WHERE (%s))",
+			       opts.p ? opts.p : "", where);
+		st_strbuf_put(&t, at + strlen(HISTORY_RC));
+		if (t.oom)
+			b->oom = 1;
+		else
+			sb_subquery(b, t.p);
+		st_strbuf_release(&t);
+	}
+	st_strbuf_release(&opts);
+	st_strbuf_release(&probe);
+}
+
 int st_cmd_history(const struct st_subargs *a)
 {
 	char where[4096] = "1", err[ST_ERR_MAX];
@@ -499,7 +542,7 @@ int st_cmd_history(const struct st_subargs *a)
 	 * or read the store, which `query` allows anyway.
 	 */
 	struct st_strbuf from = { 0 }, b = { 0 };
-	sb_subquery(&from, st_sql_q_history);
+	history_text(db, where, a->where != NULL, &from);
 	st_strbuf_addf(&from, " WHERE (%s)", where);
 	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
 		fprintf(stderr, "stcluster history: %s%s\n", a->where ? "--where: " : "",
