@@ -7,8 +7,9 @@
 # earlier than the one before, so the real run stays the LAST one and the store holds
 # years of history: stores of 100, 1,000 and 10,000 combinations (STORE_SIZES). At each size,
 # every per-run command is timed on the last run (median of STORE_REPS, seconds): report,
-# report --top 10, effects, compare (the last run against the one before), history,
-# report --html, audit; and the store's bytes per rank and phase (page_count * page_size /
+# report --top 10, effects, compare (the last run against the one before), history (every
+# configuration of every run), history of one configuration (--where "block=4k AND
+# threads=1": its 5 iterations in every run), report --html, audit; and the store's bytes per rank and phase (page_count * page_size /
 # rank_result rows) and per combination.
 #
 # Replicated runs are copies: their hashes are those of the real run (audit of a replica
@@ -104,8 +105,8 @@ timeit() {
 	sort -n "$WORK/times" | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] / 1e9 }'
 }
 
-printf '\n  %-5s %-7s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-10s %s\n' tool combos runs MB \
-	report top10 effects compare history html audit "B/rank-ph" "B/combo/rank"
+printf '\n  %-5s %-7s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-10s %s\n' tool combos runs MB \
+	report top10 effects compare history hist1 html audit "B/rank-ph" "B/combo/rank"
 have=1
 for size in $SIZES; do
 	runs=$(((size + 99) / 100))
@@ -119,17 +120,19 @@ for size in $SIZES; do
 		r3=$(timeit "$tool" effects --run "$RUN")
 		r4=$(timeit "$tool" compare "$prev" "$RUN")
 		r5=$(timeit "$tool" history)
+		r8=$(timeit "$tool" history --where "block=4k AND threads=1")
 		r6=$(timeit "$tool" report --run "$RUN" --html "$WORK/r.html")
 		r7=$(timeit "$tool" audit "$RUN")
 		set -- $(sqlite3 -separator " " "$DB" "SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size),
 			(SELECT COUNT(*) FROM rank_result), (SELECT COUNT(*) FROM combo)")
 		bytes=$1 rows=$2 combos=$3
-		printf '  %-5s %-7s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-10s %s\n' "$tool" "$combos" "$runs" \
-			"$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')" "$r1" "$r2" "$r3" "$r4" "$r5" "$r6" "$r7" \
+		printf '  %-5s %-7s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %-10s %s\n' "$tool" "$combos" "$runs" \
+			"$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')" "$r1" "$r2" "$r3" "$r4" "$r5" "$r8" "$r6" "$r7" \
 			"$(awk -v b="$bytes" -v r="$rows" 'BEGIN { printf "%.0f", b / r }')" \
 			"$(awk -v b="$bytes" -v c="$combos" -v n="$NP" 'BEGIN { printf "%.0f", b / c / n }')"
 	done
 done
 echo
-echo "seconds: median of $REPS; MB: the store file; B/rank-ph: bytes per rank_result row (rank and phase)"
+echo "seconds: median of $REPS; MB: the store file; B/rank-ph: the file's bytes per rank_result row (rank and phase);"
+echo "B/combo/rank: per combination and rank (both phases, the thread rows, everything else included)"
 echo "store bench done  [$(load)]"
