@@ -1,8 +1,8 @@
 /*
  * report.c - report, runs and query (see report.h).
  *
- * The figures are the store's views (sql/views.sql); this file only picks
- * columns and prints. Every output format stays valid when a combination
+ * The figures are the store's views (sql/views.sql), computed for the run's
+ * combinations only (sql/run_views.sql); this file only picks columns and prints. Every output format stays valid when a combination
  * failed: failed rows carry NULL figures (null in JSON, empty in CSV).
  */
 #include "report.h"
