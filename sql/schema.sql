@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 6, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 7, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -189,7 +189,7 @@ CREATE TABLE rank_result (
 	lat_p50_ns      INTEGER,
 	lat_p99_ns      INTEGER,
 	lat_max_ns      INTEGER,
-	hist            BLOB,               -- struct st_hist buckets, little-endian u64
+	hist            BLOB,               -- latency histogram, in the encoding hist_enc names
 	read_bytes      INTEGER,            -- of bytes, read (version 4: all in a read phase)
 	read_ops        INTEGER,            -- of ops, reads
 	read_lat_p50_ns INTEGER,            -- mixed phases: the reads' latency apart
@@ -199,6 +199,7 @@ CREATE TABLE rank_result (
 	stonewall_hit   INTEGER,            -- --stonewall: its threads stopped when another client was done
 	cache_drop      TEXT,               -- (v6) --mount: how this rank's host dropped its cache before it
 	cache_drop_note TEXT,               -- (v6) why that way, and why not the other
+	hist_enc        INTEGER,            -- NULL: struct st_hist bytes; 1: sparse varints (version 7)
 	PRIMARY KEY (combo_id, phase, rank)
 );
 
@@ -298,3 +299,4 @@ CREATE TABLE rpc_stat (
 );
 
 CREATE INDEX combo_run ON combo(run_id);
+CREATE INDEX baseline_run ON baseline(run_id);

@@ -13,6 +13,7 @@
  * iterations, which needs ST_MIN_ITER iterations on each side.
  */
 #include "analysis.h"
+#include "scope.h"
 
 #include "../../common/options.h"
 #include "../../common/strbuf.h"
@@ -181,6 +182,7 @@ int st_analysis_functions(sqlite3 *db, char *err, size_t n)
 /* The named parameters a query file may use; NULL (0 for top) = unset. */
 struct qparams {
 	const char *run, *run_a, *run_b, *phase;
+	const char *combos; /* history: the combinations --where selects (scope.h); NULL all */
 	int top;
 	int window; /* history: earlier runs to compare with, 0 all */
 };
@@ -209,6 +211,18 @@ static int is_column_option(int i)
 	return (st_options[i].flags & ST_OF_SWEEP) != 0;
 }
 
+/* Into out: text run on the rows of the runs p names only (scope.h): a
+ * per-run command costs what its runs hold, not the store's history. */
+static void scoped(sqlite3 *db, const struct qparams *p, const char *text, struct st_strbuf *out)
+{
+	const char *combos = p->run_a ? "run_id IN (:run_a, :run_b)"
+			     : p->run ? "run_id = :run"
+				      : p->combos;
+	if (combos)
+		st_scope_head(db, combos, out);
+	st_strbuf_put(out, text ? text : "SELECT 1");
+}
+
 /*
  * Which sweep options take more than one value (NULL counts as one) over
  * the rows of `from` (a FROM clause). With none, block, size and threads:
@@ -226,13 +240,15 @@ static int varying(sqlite3 *db, const char *from, const struct qparams *p, int v
 			st_strbuf_addf(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
 			       st_options[i].name);
 	st_strbuf_addf(&b, " FROM %s", from);
+	struct st_strbuf sql = { 0 };
+	scoped(db, p, b.oom ? NULL : b.p, &sql);
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
-	if (b.oom) {
+	if (b.oom || sql.oom) {
 		*sqlerr = "out of memory";
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db, b.p, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
 		*sqlerr = sqlite3_errmsg(db);
 		goto out;
 	}
@@ -251,6 +267,7 @@ static int varying(sqlite3 *db, const char *from, const struct qparams *p, int v
 	rc = any;
 out:
 	sqlite3_finalize(st);
+	st_strbuf_release(&sql);
 	st_strbuf_release(&b);
 	return rc;
 }
@@ -286,11 +303,15 @@ static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b, cons
 		fprintf(stderr, "stcluster %s: out of memory\n", cmd);
 		return 1;
 	}
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, b->p, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster %s: %s\n", cmd, sqlite3_errmsg(db));
+	struct st_strbuf sql = { 0 };
+	scoped(db, p, b->p, &sql);
+	sqlite3_stmt *st = NULL;
+	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, sql.oom ? "out of memory" : sqlite3_errmsg(db));
+		st_strbuf_release(&sql);
 		return 1;
 	}
+	st_strbuf_release(&sql);
 	bind_params(st, p);
 	int rc = st_print_rows(st, f, note, out) ? 1 : 0;
 	sqlite3_finalize(st);
@@ -303,9 +324,14 @@ static int64_t count_rows(sqlite3 *db, const struct st_strbuf *b, const struct q
 	struct st_strbuf c = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
-	st_strbuf_put(&c, "SELECT COUNT(*) FROM (");
-	st_strbuf_put(&c, b->p ? b->p : "SELECT 1");
-	st_strbuf_put(&c, ")");
+	struct st_strbuf inner = { 0 };
+	st_strbuf_put(&inner, "SELECT COUNT(*) FROM (");
+	st_strbuf_put(&inner, b->p ? b->p : "SELECT 1");
+	st_strbuf_put(&inner, ")");
+	scoped(db, p, inner.oom ? NULL : inner.p, &c);
+	if (inner.oom)
+		c.oom = 1;
+	st_strbuf_release(&inner);
 	if (!c.oom && sqlite3_prepare_v2(db, c.p, -1, &st, NULL) == SQLITE_OK) {
 		bind_params(st, p);
 		if (sqlite3_step(st) == SQLITE_ROW)
@@ -476,6 +502,31 @@ int st_cmd_effects(const struct st_subargs *a)
 
 /* ---- history ---- */
 
+/* Into out: a condition on main.combo selecting the combinations `where`
+ * keeps, when it compiles over the sweep options' columns alone; 0, or -1
+ * (it names something else: every combination is read). */
+static int history_combos(sqlite3 *db, const char *where, struct st_strbuf *out)
+{
+	struct st_strbuf opts = { 0 }, probe = { 0 };
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (is_column_option(i))
+			st_strbuf_addf(&opts, ", \"%s\"", st_options[i].name);
+	const char *o = opts.p ? opts.p : "";
+	st_strbuf_addf(&probe, "SELECT 1 FROM (SELECT combo_id%s FROM main.combo) WHERE (%s)", o, where);
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (!opts.oom && !probe.oom && sqlite3_prepare_v2(db, probe.p, -1, &st, NULL) == SQLITE_OK) {
+		st_strbuf_addf(out, "combo_id IN (SELECT combo_id FROM (SELECT combo_id%s FROM main.combo) "
+				    "WHERE (%s))",
+			       o, where);
+		rc = out->oom ? -1 : 0;
+	}
+	sqlite3_finalize(st);
+	st_strbuf_release(&opts);
+	st_strbuf_release(&probe);
+	return rc;
+}
+
 int st_cmd_history(const struct st_subargs *a)
 {
 	char where[4096] = "1", err[ST_ERR_MAX];
@@ -492,6 +543,12 @@ int st_cmd_history(const struct st_subargs *a)
 		return 2;
 	sqlite3 *db = st_store_db(s);
 	struct qparams p = { .phase = a->phase, .window = a->window };
+	/* a --where over the sweep options alone selects whole configurations,
+	 * their earlier runs with them (history partitions by configuration):
+	 * then only their rows are read (scope.h) */
+	struct st_strbuf combos = { 0 };
+	if (a->where && history_combos(db, where, &combos) == 0)
+		p.combos = combos.p;
 	int vary[ST_OPT_COUNT], rc = 2;
 	const char *sqlerr;
 	/*
@@ -536,6 +593,7 @@ int st_cmd_history(const struct st_subargs *a)
 out:
 	st_strbuf_release(&from);
 	st_strbuf_release(&b);
+	st_strbuf_release(&combos);
 	st_store_close(s);
 	return rc;
 }

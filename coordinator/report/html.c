@@ -14,6 +14,7 @@
  * URL); SVG geometry is computed here, with one shared scale per chart.
  */
 #include "html.h"
+#include "scope.h"
 
 #include "../../common/options.h"
 #include "../../common/units.h"
@@ -190,13 +191,22 @@ static void label_sql(const struct page *pg, char *buf, size_t n)
 		snprintf(buf, n, "''");
 }
 
+/* A query about the page's run (:run), on that run's rows only (scope.h). */
 static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t n)
 {
-	if (!sql) {
+	struct st_strbuf b = { 0 };
+	if (sql) {
+		st_scope_head(db, "run_id = :run", &b);
+		st_strbuf_put(&b, sql);
+	}
+	if (!sql || b.oom) {
 		snprintf(err, n, "out of memory");
+		st_strbuf_release(&b);
 		return -1;
 	}
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK) {
+	int rc = sqlite3_prepare_v2(db, b.p, -1, st, NULL);
+	st_strbuf_release(&b);
+	if (rc != SQLITE_OK) {
 		snprintf(err, n, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -213,8 +223,13 @@ static void bind_run(sqlite3_stmt *st, const char *run)
 /* A query about the page's run, its one parameter; NULL if it cannot be prepared. */
 static sqlite3_stmt *run_query(struct page *pg, const char *sql)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pg->db, sql, -1, &st, NULL) != SQLITE_OK)
+	struct st_strbuf b = { 0 };
+	st_scope_head(pg->db, "run_id = ?1", &b);
+	st_strbuf_put(&b, sql);
+	sqlite3_stmt *st = NULL;
+	int rc = b.oom ? SQLITE_NOMEM : sqlite3_prepare_v2(pg->db, b.p, -1, &st, NULL);
+	st_strbuf_release(&b);
+	if (rc != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
 	return st;

@@ -15,6 +15,7 @@
 #include "../store/store.h"
 #include "analysis.h"
 #include "html.h"
+#include "scope.h"
 #include "subcmd.h"
 
 #include <stdlib.h>
@@ -99,8 +100,10 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 					    "ON c.combo_id = r.combo_id WHERE c.run_id = ?1)");
 	int flags = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM phase_flags f JOIN combo c "
 					      "ON c.combo_id = f.combo_id WHERE c.run_id = ?1)");
-	char sql[8192];
-	snprintf(sql, sizeof(sql),
+	/* the run's rows only (scope.h): the cost is the run's, not the history's */
+	struct st_strbuf sql = { 0 };
+	st_scope_head(db, "run_id = ?1", &sql);
+	st_strbuf_addf(&sql,
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
@@ -144,11 +147,13 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		     : "",
 		 flags ? "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster: report: %s\n", sqlite3_errmsg(db));
+	sqlite3_stmt *st = NULL;
+	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "stcluster: report: %s\n", sql.oom ? "out of memory" : sqlite3_errmsg(db));
+		st_strbuf_release(&sql);
 		return 1;
 	}
+	st_strbuf_release(&sql);
 	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
 	if (o->phase)
 		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);

@@ -4,6 +4,7 @@
 #include "store.h"
 
 #include "hash.h"
+#include "histblob.h"
 #include "live.h"
 
 #include "../../common/units.h"
@@ -74,6 +75,11 @@ static const char *const migrations[ST_SCHEMA_VERSION + 1] = {
 	"xprts INTEGER, connects INTEGER, sends INTEGER, recvs INTEGER, bad_xids INTEGER, "
 	"backlog_u INTEGER, note TEXT, rtt_hist BLOB, "
 	"PRIMARY KEY (combo_id, phase, rank, source, op));",
+	/* 7 (issue 14): rank_result.hist in a sparse encoding, named per row
+	 * (NULL: the struct's bytes, as every row written before); the baselines
+	 * of one run found by index. No stored row is rewritten. */
+	"ALTER TABLE rank_result ADD COLUMN hist_enc INTEGER; "
+	"CREATE INDEX IF NOT EXISTS baseline_run ON baseline(run_id);",
 };
 
 struct st_store {
@@ -355,14 +361,14 @@ static int prepare(struct st_store *s, sqlite3_stmt **st, const char *sql, char 
  * (one statement, one VDBE run for them all), the rest one by one: rank 0's
  * cost per combination is the rows, not a statement per rank. */
 #define STORE_BATCH 32
-#define RANK_COLS 36
+#define RANK_COLS 37
 #define RANK_INSERT                                                                             \
 	"INSERT INTO rank_result (combo_id, phase, rank, role, nthreads, bytes, ops, release_ns, " \
 	"start_ns, end_ns, cpu_user_us, cpu_sys_us, direct_fallback, deadline_hit, errno, "      \
 	"errno_name, err_op, err_offset, err_count, message, lat_mean_ns, lat_p50_ns, "          \
 	"lat_p99_ns, lat_max_ns, hist, bad_blocks, first_bad_offset, read_bytes, read_ops, "     \
 	"read_lat_p50_ns, read_lat_p99_ns, write_lat_p50_ns, write_lat_p99_ns, stonewall_hit, "  \
-	"cache_drop, cache_drop_note) "                                                          \
+	"cache_drop, cache_drop_note, hist_enc) "                                                \
 	"VALUES "
 #define THREAD_COLS 19
 #define THREAD_INSERT                                                                          \
@@ -618,6 +624,7 @@ struct st_store *st_store_open(const char *path, int readonly, char *err, size_t
 				sql_size, NULL, NULL);
 	sqlite3_create_function(s->db, "st_run_live", 1, SQLITE_UTF8, NULL, sql_run_live, NULL,
 				NULL);
+	st_histblob_functions(s->db); /* st_hist_quantile(hist, hist_enc, q): both encodings */
 	sqlite3_busy_timeout(s->db, 30000);
 	if (readonly) {
 		int64_t v = 0;
@@ -1283,7 +1290,11 @@ static void bind_rank_row(sqlite3_stmt *q, int o, int64_t combo_id, const char *
 		sqlite3_bind_int64(q, o + 22, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.5));
 		sqlite3_bind_int64(q, o + 23, (sqlite3_int64)st_hist_quantile(&rr->hist, 0.99));
 		sqlite3_bind_int64(q, o + 24, (sqlite3_int64)rr->hist.max_ns);
-		sqlite3_bind_blob(q, o + 25, &rr->hist, sizeof(rr->hist), SQLITE_STATIC);
+		/* sparse (histblob.h): tens of bytes, not the struct's 2,720 */
+		unsigned char blob[ST_HISTBLOB_MAX];
+		size_t len = st_histblob_encode(&rr->hist, blob);
+		sqlite3_bind_blob(q, o + 25, blob, (int)len, SQLITE_TRANSIENT);
+		sqlite3_bind_int(q, o + 37, ST_HISTBLOB_SPARSE);
 	}
 	if (rr->nthreads) {
 		sqlite3_bind_int64(q, o + 28, (sqlite3_int64)rr->read_bytes);

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ST_SCHEMA_VERSION 6
+#define ST_SCHEMA_VERSION 7
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,

@@ -7,6 +7,7 @@
 #include "../../coordinator/store/digest.h"
 #include "../../coordinator/store/hash.h"
 #include "../../coordinator/store/live.h"
+#include "../../coordinator/store/histblob.h"
 #include "../../coordinator/store/store.h"
 #include "unit.h"
 
@@ -585,6 +586,10 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 
 /* SQL that takes from a store what schema version 4 added (the views first:
  * they name the columns). */
+/* SQL that takes from a store what schema version 7 added (issue 14's
+ * sparse histograms: the column; the rows keep what they hold) */
+#define V7_ADDED "ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run; "
+
 /* SQL that takes from a store what schema version 5 added (issue 11) */
 #define V5_ADDED "ALTER TABLE run DROP COLUMN cleanup; ALTER TABLE baseline DROP COLUMN streams; "
 
@@ -991,7 +996,7 @@ static void audit_version_2_store(void)
 	CHECK(fixture_combo(s, &f, "run-2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-2");
@@ -1064,7 +1069,7 @@ static void audit_older_store(void)
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; "
-			   "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED "PRAGMA user_version = 1",
+			   "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED "PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -1144,11 +1149,15 @@ static void migrates_io_mode(void)
 	CHECK(s != NULL);
 	if (!s)
 		return;
+	/* rows without histograms: their hist_enc is NULL, so dropping the
+	 * column (version 4's) leaves the bytes their hashes cover as version 2 had them */
+	for (int r = 0; r < 3; r++)
+		st_hist_init(&f.rr[r].hist);
 	CHECK(fixture_begin(s, &f, "run-v2", 3, 0) == 0);
 	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-v2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-v2");
@@ -1251,7 +1260,7 @@ static void audit_version2_store_across_the_migration(void)
 	CHECK(st_store_combo(s, &rec, werr, sizeof(werr)) == 0);
 	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
-	CHECK(sqlite3_exec(db, V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED
+	CHECK(sqlite3_exec(db, V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
 			       "PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
 	/* the hashes version 2 wrote: of these rows, without the columns it had not */
 	rehash_run(db, "run-2");
@@ -1282,6 +1291,192 @@ struct holder {
 	sqlite3 *db;
 	int ms;
 };
+
+/* One run of 4 ranks (3 clients, a server) and one write phase of rr into s. */
+static int hist_run(struct st_store *s, const char *run_id, struct st_rank_result *rr)
+{
+	char err[ST_ERR_MAX];
+	struct st_config cfg;
+	st_config_defaults(&cfg);
+	st_config_set(&cfg, ST_OPT_TARGET, "/tmp", 1, NULL, err, sizeof(err));
+	struct st_host_info hosts[4];
+	memset(hosts, 0, sizeof(hosts));
+	int roles[4] = { 0, 0, 0, ST_ROLE_SERVER }, partners[4] = { 1, 2, 0, 3 };
+	int64_t offs[4] = { 0 }, rtts[4] = { 0 };
+	struct st_run_record run = { .run_id = run_id, .cfg = &cfg, .command = "test",
+				     .nranks = 4, .nhosts = 4, .combos_planned = 1, .hosts = hosts,
+				     .roles = roles, .clock_offset_ns = offs, .clock_rtt_ns = rtts,
+				     .partners = partners };
+	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = rr };
+	struct st_combo c;
+	st_plan_combo(&cfg, 0, &c);
+	struct st_combo_record rec = { .run_id = run_id, .combo = &c, .status = "ok",
+				       .nranks = 4, .phases = &ph, .nphases = 1 };
+	return st_store_begin_run(s, &run, err, sizeof(err)) ||
+	       st_store_combo(s, &rec, err, sizeof(err)) ||
+	       st_store_end_run(s, run_id, "complete", NULL, err, sizeof(err));
+}
+
+/* The percentiles a store answers for run_id, as one text: per rank the
+ * stored lat_p50/p99/max and those of its hist blob, per phase phase_run's
+ * and those of every rank's blob merged (enc: the hist_enc column, or NULL
+ * for a store without it). Also checks that the blobs' figures equal the
+ * stored columns. */
+static void hist_figures(sqlite3 *db, const char *run_id, const char *enc, char *out, size_t n)
+{
+	char inner[1600], sql[1700];
+	snprintf(inner, sizeof(inner),
+		 "SELECT r.rank || ':' || r.lat_p50_ns || '/' || r.lat_p99_ns || '/' || r.lat_max_ns || '=' "
+		 "|| st_hist_quantile(r.hist, %s, 0.5) || '/' || st_hist_quantile(r.hist, %s, 0.99) || '/' "
+		 "|| st_hist_quantile(r.hist, %s, 1) AS x, "
+		 "(r.lat_p50_ns = st_hist_quantile(r.hist, %s, 0.5) AND r.lat_p99_ns = st_hist_quantile(r.hist, %s, 0.99) "
+		 "AND r.lat_max_ns = st_hist_quantile(r.hist, %s, 1)) AS same "
+		 "FROM rank_result r JOIN combo c USING (combo_id) WHERE c.run_id = '%s' AND r.hist IS NOT NULL "
+		 "GROUP BY r.combo_id, r.rank "
+		 "UNION ALL SELECT 'phase:' || p.lat_p50_ns || '/' || p.lat_p90_ns || '/' || p.lat_p99_ns || '/' || p.lat_max_ns, "
+		 "p.lat_p50_ns = st_hist_quantile(r.hist, %s, 0.5) AND p.lat_p90_ns = st_hist_quantile(r.hist, %s, 0.9) "
+		 "AND p.lat_p99_ns = st_hist_quantile(r.hist, %s, 0.99) AND p.lat_max_ns = st_hist_quantile(r.hist, %s, 1) "
+		 "FROM phase_run p JOIN rank_result r USING (combo_id, phase) JOIN combo c USING (combo_id) "
+		 "WHERE c.run_id = '%s' GROUP BY p.combo_id, p.phase",
+		 enc, enc, enc, enc, enc, enc, run_id, enc, enc, enc, enc, run_id);
+	snprintf(sql, sizeof(sql), "SELECT group_concat(x, ' ') FROM (%s)", inner);
+	sqlite3_stmt *st = NULL;
+	out[0] = '\0';
+	CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	/* 3 client ranks with a histogram and the phase: every figure equal */
+	snprintf(sql, sizeof(sql), "SELECT SUM(same) FROM (%s)", inner);
+	CHECK(qd(db, sql) == 4);
+}
+
+/* Version 6 -> 7 (sparse histograms): a store whose rank rows hold the
+ * struct's bytes, as version 6 wrote them, answers the same percentiles
+ * before and after the migration, which rewrites none of its rows; a run
+ * stored after writes the sparse encoding, far smaller, with the same
+ * percentiles for the same histograms. */
+static void migrates_sparse_histograms(void)
+{
+	char path[512], err[ST_ERR_MAX], before[1024], mid[1024], after[1024], fresh[1024];
+	snprintf(path, sizeof(path), "%s/v6.db", unit_tmpdir());
+	/* spread latencies: 1 us .. ~20 ms, a different mix per rank */
+	struct st_rank_result rr[4] = {
+		rank(0, ST_ROLE_CLIENT, 100000000, 0, 0.0, 1.0),
+		rank(1, ST_ROLE_CLIENT, 150000000, 0, 0.1, 1.6),
+		rank(2, ST_ROLE_CLIENT, 50000000, 0, 0.0, 2.0),
+		rank(3, ST_ROLE_SERVER, 0, 0, 0.0, 0.5),
+	};
+	uint64_t x = 12345;
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 5000; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			st_hist_add(&rr[r].hist, 1000 + (x >> 33) % (uint64_t)(2000000 * (r + 1)) * (uint64_t)(r + 1) +
+						    (i % 97 == 0 ? 15000000 : 0));
+			rr[r].ops++;
+		}
+	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK(hist_run(s, "run-v3", rr) == 0);
+	/* what version 6 wrote: every histogram as the struct's bytes (the old
+	 * writer bound &rr->hist, sizeof(rr->hist)), no hist_enc column */
+	sqlite3 *db = st_store_db(s);
+	sqlite3_stmt *up = NULL;
+	CHECK(sqlite3_prepare_v2(db, "UPDATE rank_result SET hist = ?2 WHERE rank = ?1", -1, &up, NULL) == SQLITE_OK);
+	for (int r = 0; up && r < 4; r++) {
+		sqlite3_bind_int(up, 1, r);
+		if (rr[r].hist.count)
+			sqlite3_bind_blob(up, 2, &rr[r].hist, sizeof(rr[r].hist), SQLITE_STATIC);
+		else
+			sqlite3_bind_null(up, 2);
+		CHECK(sqlite3_step(up) == SQLITE_DONE);
+		sqlite3_reset(up);
+	}
+	sqlite3_finalize(up);
+	CHECK(sqlite3_exec(db, V7_ADDED "PRAGMA user_version = 6",
+			   NULL, NULL, NULL) == SQLITE_OK);
+	double old_bytes = qd(db, "SELECT SUM(length(hist)) FROM rank_result");
+	CHECK(old_bytes == 3.0 * sizeof(struct st_hist));
+	st_store_close(s);
+
+	/* before the migration (read-only: a version 6 store as it is) */
+	s = st_store_open(path, 1, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	hist_figures(st_store_db(s), "run-v3", "NULL", before, sizeof(before));
+	st_store_close(s);
+	/* the migration: a run opens it */
+	s = st_store_open(path, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	db = st_store_db(s);
+	CHECK(qd(db, "PRAGMA user_version") == ST_SCHEMA_VERSION);
+	CHECK(qd(db, "SELECT COUNT(*) FROM rank_result WHERE hist_enc IS NULL") == 4);
+	CHECK(qd(db, "SELECT SUM(length(hist)) FROM rank_result") == old_bytes); /* not rewritten */
+	hist_figures(db, "run-v3", "r.hist_enc", mid, sizeof(mid));
+	CHECK(strcmp(before, mid) == 0);
+	CHECK(strlen(before) > 40);
+	/* a new run of the same histograms: sparse, the same figures */
+	CHECK(hist_run(s, "run-v4", rr) == 0);
+	CHECK(qd(db, "SELECT COUNT(*) FROM rank_result r JOIN combo c USING (combo_id) "
+		     "WHERE c.run_id = 'run-v4' AND hist_enc = 1") == 3);
+	hist_figures(db, "run-v3", "r.hist_enc", after, sizeof(after));
+	hist_figures(db, "run-v4", "r.hist_enc", fresh, sizeof(fresh));
+	CHECK(strcmp(before, after) == 0);
+	CHECK(strcmp(before, fresh) == 0);
+	double new_bytes = qd(db, "SELECT SUM(length(hist)) FROM rank_result r JOIN combo c USING (combo_id) "
+				  "WHERE c.run_id = 'run-v4'");
+	CHECK(new_bytes > 0 && new_bytes < old_bytes / 4);
+	CHECK(qd(db, "SELECT MAX(length(hist)) FROM rank_result WHERE hist_enc = 1") < 1024);
+	if (strcmp(before, fresh))
+		fprintf(stderr, "    before %s\n    fresh  %s\n", before, fresh);
+	st_store_close(s);
+}
+
+/* The sparse encoding: every histogram back exactly; blobs that are not one refused. */
+static void sparse_histogram_blobs(void)
+{
+	struct st_hist h, back;
+	unsigned char buf[ST_HISTBLOB_MAX];
+	st_hist_init(&h);
+	CHECK(st_histblob_decode(buf, st_histblob_encode(&h, buf), ST_HISTBLOB_SPARSE, &back) == 0);
+	CHECK(memcmp(&h, &back, sizeof(h)) == 0);
+	/* every bucket, the largest counts: the bound holds */
+	for (int b = 0; b < ST_HIST_BUCKETS; b++)
+		h.bucket[b] = UINT64_MAX / ST_HIST_BUCKETS;
+	h.count = (UINT64_MAX / ST_HIST_BUCKETS) * ST_HIST_BUCKETS;
+	h.sum_ns = h.min_ns = h.max_ns = UINT64_MAX;
+	size_t n = st_histblob_encode(&h, buf);
+	CHECK(n <= ST_HISTBLOB_MAX);
+	CHECK(st_histblob_decode(buf, n, ST_HISTBLOB_SPARSE, &back) == 0 && memcmp(&h, &back, sizeof(h)) == 0);
+	st_hist_init(&h);
+	st_hist_add(&h, 3);
+	st_hist_add(&h, 1000000);
+	st_hist_add(&h, 1000000);
+	st_hist_add(&h, (uint64_t)1 << 43);
+	n = st_histblob_encode(&h, buf);
+	CHECK(n < 32);
+	CHECK(st_histblob_decode(buf, n, ST_HISTBLOB_SPARSE, &back) == 0 && memcmp(&h, &back, sizeof(h)) == 0);
+	CHECK(st_histblob_decode(buf, n - 1, ST_HISTBLOB_SPARSE, &back) == -1); /* cut short */
+	CHECK(st_histblob_decode(buf, n, 7, &back) == -1);			/* unknown encoding */
+	CHECK(st_histblob_decode(buf, n, 0, &back) == -1);			/* not the struct's length */
+	CHECK(st_histblob_decode(&h, sizeof(h), 0, &back) == 0 && memcmp(&h, &back, sizeof(h)) == 0);
+	unsigned char bad[ST_HISTBLOB_MAX];
+	memcpy(bad, buf, n);
+	bad[0] = 5; /* count 5: the buckets hold 4 */
+	CHECK(st_histblob_decode(bad, n, ST_HISTBLOB_SPARSE, &back) == -1);
+	/* a bucket past the last: count 1, sums, then distance 400 */
+	unsigned char far[] = { 1, 1, 1, 1, 0x90, 0x03, 1 };
+	CHECK(st_histblob_decode(far, sizeof(far), ST_HISTBLOB_SPARSE, &back) == -1);
+	unsigned char zero[] = { 1, 1, 1, 1, 0, 1 }; /* distance 0: the same bucket twice */
+	CHECK(st_histblob_decode(zero, sizeof(zero), ST_HISTBLOB_SPARSE, &back) == -1);
+	unsigned char ok[] = { 1, 9, 9, 9, 10, 1 }; /* bucket 9 */
+	CHECK(st_histblob_decode(ok, sizeof(ok), ST_HISTBLOB_SPARSE, &back) == 0 && back.bucket[9] == 1);
+}
 
 static void *release_later(void *arg)
 {
@@ -1373,6 +1568,8 @@ const struct unit_test unit_store[] = {
 	{ "store: audit after a crash and --resume; earlier changes stay visible", audit_resume_and_tampering },
 	{ "store: audit of a schema 1 store: no hashes, unchanged; migrated", audit_older_store },
 	{ "store: a schema 2 store gains thread_result.io_mode; its runs still audit ok", migrates_io_mode },
+	{ "store: a schema 6 store's histograms give the same percentiles after migration; new rows sparse", migrates_sparse_histograms },
+	{ "store: sparse histogram blobs round-trip exactly; malformed ones refused", sparse_histogram_blobs },
 	{ "store: 70 ranks' rows, 32 a statement then one by one: every row, its values", many_ranks_batched },
 	{ "store: a schema 2 run's hashes hold across the migration to 4",
 	  audit_version2_store_across_the_migration },

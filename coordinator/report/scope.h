@@ -1,0 +1,30 @@
+/*
+ * scope.h - a statement over the store's tables and views, run on the rows
+ * of some combinations only (issue 14: a per-run command costs what its
+ * runs hold, not the store's whole history).
+ *
+ * The head is "WITH <table> AS (its rows of those combinations), ...,
+ * <view> AS (the view's own text from sql/views.sql), ... ": a CTE shadows
+ * the table or view of its name in the statement, so the views, the named
+ * queries and every join after the head read the chosen rows alone, with
+ * the same formulas (one text: views.sql). SQLite pushes no filter into a
+ * view's GROUP BY, so without it a view aggregates every run ever stored.
+ */
+#ifndef ST_REPORT_SCOPE_H
+#define ST_REPORT_SCOPE_H
+
+#include "../../common/strbuf.h"
+
+#include <sqlite3.h>
+
+/*
+ * Append to b the head for the combinations `combos` selects: an SQL
+ * condition on the columns of main.combo ("run_id = ?1"; its parameters
+ * are the statement's). The statement's own text follows the head: a
+ * SELECT (a WITH of its own goes inside a subquery). Tables are those of
+ * the store at hand: with combo_id, its rows of the combinations; with
+ * run_id only (run, host, baseline), those of their runs.
+ */
+void st_scope_head(sqlite3 *db, const char *combos, struct st_strbuf *b);
+
+#endif

@@ -1,0 +1,84 @@
+# A store that scales with the run (issue 14): the per-run commands read the
+# rows of the runs they name (coordinator/report/scope.c), so the history a store holds
+# changes nothing they print; the stored histograms (sparse) give the stored
+# percentiles back. Null engine, 2 ranks, small sweeps.
+
+# ss_run DB LABEL ARGS...: a null-engine job of 2 ranks into DB
+ss_run() {
+	db=$1 label=$2
+	shift 2
+	$MPIRUN -np 2 $ST --engine null --size 16k --phases write,read --db "$db" \
+		--label "$label" --quiet "$@"
+}
+
+# ss_outputs DB RUN DIR: every per-run command's output for RUN, one file each
+# (JSON has every figure unrounded; the table of report too; effects is slow
+# to compile under the sanitizers, so once, and once more inside the HTML page)
+ss_outputs() {
+	mkdir -p "$3"
+	$ST report --run "$2" --db "$1" >"$3/report.table" &&
+		$ST report --run "$2" --db "$1" --format json >"$3/report.json" &&
+		$ST report --run "$2" --top 2 --db "$1" --format json >"$3/top.json" &&
+		$ST effects --run "$2" --db "$1" --format json >"$3/effects.json" &&
+		$ST report --run "$2" --html "$3/report.html" --db "$1" >/dev/null
+}
+
+t_store_scale_history_leaves_a_runs_report_unchanged() {
+	ss_run one.db first --block 4k,8k --threads 1,2 --iterations 2 --null-delay 100 || return 1
+	run=$(q one.db "SELECT run_id FROM run")
+	ss_outputs one.db "$run" a || fail "commands on the 1-run store" || return 1
+	# two runs more: one of the same options, one of others
+	cp one.db three.db
+	ss_run three.db second --block 4k,8k --threads 1,2 --iterations 2 --null-delay 100 || return 1
+	ss_run three.db third --block 16k --threads 1,3 --null-delay 100 || return 1
+	expect_eq "$(q three.db 'SELECT COUNT(*) FROM run')" 3 "runs in the larger store" || return 1
+	ss_outputs three.db "$run" b || fail "commands on the 3-run store" || return 1
+	for f in a/*; do
+		[ -s "$f" ] || fail "$f is empty" || return 1
+		cmp -s "$f" "b/${f#a/}" || fail "history changed ${f#a/} of run 1: $(diff "$f" "b/${f#a/}" | head -5)" ||
+			return 1
+	done
+	grep -q '"MB/s"' a/report.json || fail "report json has no MB/s: $(head -c 300 a/report.json)" || return 1
+	# compare of run 1 against run 2: its means are those of the views
+	second=$(q three.db "SELECT run_id FROM run WHERE label = 'second'")
+	$ST compare "$run" "$second" --db three.db --format csv >cmp.csv || fail "compare" || return 1
+	[ "$(sed 1d cmp.csv | wc -l)" -eq 8 ] || fail "compare rows: $(cat cmp.csv)" || return 1
+
+	# history --where on options alone reads only their combinations: the same
+	# rows as a condition that cannot be narrowed so (it names a figure)
+	$ST history --where "block=4k AND threads=2" --db three.db --format csv >h1.csv &&
+		$ST history --where "block=4k AND threads=2 AND (mbps IS NULL OR mbps IS NOT NULL)" --db three.db \
+			--format csv >h2.csv || fail "history --where" || return 1
+	[ "$(sed 1d h1.csv | wc -l)" -eq 4 ] || fail "history rows: $(cat h1.csv)" || return 1
+	cmp -s h1.csv h2.csv || fail "history --where narrowed differs: $(diff h1.csv h2.csv | head -5)" || return 1
+
+	# the commands read the views' own text over the run's rows only
+	# (coordinator/report/scope.c): their figures are the views' read whole
+	# by plain SQL over the 3-run store (query does not scope)
+	$ST query --db three.db --format csv "SELECT ROUND(s.agg_mbps, 1) FROM phase_summary s JOIN combo c
+		USING (combo_id) WHERE c.run_id = '$run' ORDER BY c.seq, s.phase_order" | sed 1d >views.txt || return 1
+	python3 -c "import json; [print(r['MB/s']) for r in json.load(open('a/report.json'))]" >report.txt || return 1
+	[ -s views.txt ] && cmp -s views.txt report.txt ||
+		fail "report's MB/s against phase_summary's: $(paste views.txt report.txt | head -5)" || return 1
+	for f in report.c analysis.c html.c; do
+		grep -q 'st_scope_head' "$TOP/coordinator/report/$f" || fail "$f does not scope its statements" || return 1
+	done
+}
+
+t_store_scale_stored_histograms_give_the_stored_percentiles() {
+	ss_run s.db one --block 4k --threads 1,2 --null-delay 200 || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 7 "schema version" || return 1
+	# every rank row with calls: a sparse histogram, small
+	expect_eq "$(q s.db "SELECT COUNT(*), SUM(hist_enc = 1), MAX(length(hist)) < 200 FROM rank_result WHERE ops > 0")" \
+		"8|8|1" "rank rows: count, sparse, small" || return 1
+	# per rank: its percentiles; per phase (every rank merged): phase_run's
+	got=$($ST query --db s.db --format csv "SELECT
+		(SELECT COUNT(*) FROM (SELECT combo_id, rank, phase FROM rank_result WHERE ops > 0 GROUP BY combo_id, phase, rank
+			HAVING MIN(lat_p50_ns) = st_hist_quantile(hist, hist_enc, 0.5) AND MIN(lat_p99_ns) = st_hist_quantile(hist, hist_enc, 0.99)
+			AND MIN(lat_max_ns) = st_hist_quantile(hist, hist_enc, 1))) AS ranks,
+		(SELECT COUNT(*) FROM (SELECT p.combo_id FROM phase_run p JOIN rank_result r USING (combo_id, phase) GROUP BY p.combo_id, p.phase
+			HAVING MIN(p.lat_p50_ns) = st_hist_quantile(r.hist, r.hist_enc, 0.5) AND MIN(p.lat_p90_ns) = st_hist_quantile(r.hist, r.hist_enc, 0.9)
+			AND MIN(p.lat_p99_ns) = st_hist_quantile(r.hist, r.hist_enc, 0.99) AND MIN(p.lat_max_ns) = st_hist_quantile(r.hist, r.hist_enc, 1)
+			AND MIN(p.lat_count) > 0 AND MIN(p.lat_max_ns) > 0)) AS phases" | sed 1d)
+	expect_eq "$got" "8,4" "percentiles from the stored histograms (ranks, phases)"
+}
