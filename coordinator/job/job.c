@@ -157,10 +157,9 @@ static int validate_places(const struct job *j, char *err, size_t n)
 	 * need not exist there (with --mount, check_mount_targets asks every
 	 * client host) */
 	struct st_host_info me = { 0 };
-	char serves[256];
 	st_hostinfo_names(&me);
-	st_server_address(c, &me, serves, sizeof(serves));
-	if ((j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !serves[0] && !c->o[ST_OPT_MOUNT].n) {
+	if ((j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !st_host_is_server(c, &me) &&
+	    !c->o[ST_OPT_MOUNT].n) {
 		const char *t = c->o[ST_OPT_TARGET].s;
 		struct stat st;
 		char real[4096];

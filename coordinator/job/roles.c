@@ -71,6 +71,12 @@ static const char *matching_server(const struct st_config *cfg, const struct st_
 	return st_host_matches(h, buf) ? buf : NULL;
 }
 
+int st_host_is_server(const struct st_config *cfg, const struct st_host_info *h)
+{
+	char buf[256];
+	return matching_server(cfg, h, buf, sizeof(buf)) != NULL;
+}
+
 void st_server_address(const struct st_config *cfg, const struct st_host_info *h, char *out,
 		       size_t n)
 {

@@ -24,6 +24,9 @@ void st_target_server(const struct st_config *cfg, char *out, size_t n);
 /* Does host h go by name (host name, short name or one of its addresses)? */
 int st_host_matches(const struct st_host_info *h, const char *name);
 
+/* 1 when h is a server host of this run (--servers, or the target's server). */
+int st_host_is_server(const struct st_config *cfg, const struct st_host_info *h);
+
 /* Fill roles[n] (enum st_role). Returns the number of client ranks. */
 int st_assign_roles(const struct st_config *cfg, const struct st_host_info *hosts, int n,
 		    int *roles);
