@@ -268,7 +268,9 @@ static void null_worker(void)
 	st_worker_phase(w, ST_PHASE_WRITE, t0, &rr, tr);
 	int64_t took = st_now_ns() - t0;
 	CHECK(rr.error.err == ETIMEDOUT && (rr.flags & ST_TF_DEADLINE));
-	CHECK(rr.ops >= 5 && rr.ops < 64);
+	/* the calls before the deadline, as many as fit the time it took (a
+	 * busy machine makes fewer), never all 64 */
+	CHECK(rr.ops >= 1 && rr.ops < 64 && rr.ops <= (uint64_t)(took / 10000000) + 1);
 	CHECK(took < 400000000); /* far less than the 640 ms the phase would need */
 	st_worker_finish(w);
 
