@@ -220,11 +220,14 @@ static void bind_run(sqlite3_stmt *st, const char *run)
 		sqlite3_bind_text(st, k, run, -1, SQLITE_TRANSIENT);
 }
 
-/* A query about the page's run, its one parameter; NULL if it cannot be prepared. */
-static sqlite3_stmt *run_query(struct page *pg, const char *sql)
+/* A query about the page's run, its one parameter; NULL if it cannot be
+ * prepared. scoped: it reads views (phase_summary, rpc_mix, ...) and names
+ * the run as ?1: they are read over the run's rows only (scope.h). */
+static sqlite3_stmt *query_of(struct page *pg, const char *sql, int scoped)
 {
 	struct st_strbuf b = { 0 };
-	st_scope_head(pg->db, "run_id = ?1", &b);
+	if (scoped)
+		st_scope_head(pg->db, "run_id = ?1", &b);
 	st_strbuf_put(&b, sql);
 	sqlite3_stmt *st = NULL;
 	int rc = b.oom ? SQLITE_NOMEM : sqlite3_prepare_v2(pg->db, b.p, -1, &st, NULL);
@@ -233,6 +236,11 @@ static sqlite3_stmt *run_query(struct page *pg, const char *sql)
 		return NULL;
 	sqlite3_bind_text(st, 1, pg->run, -1, SQLITE_TRANSIENT);
 	return st;
+}
+
+static sqlite3_stmt *run_query(struct page *pg, const char *sql)
+{
+	return query_of(pg, sql, 0);
 }
 
 static int load_bars(struct page *pg, char *err, size_t n)
@@ -1237,7 +1245,7 @@ static void section_wire(FILE *o, struct page *pg)
 		 "WHERE c.run_id = ?1 AND (m.mix IS NOT NULL OR f.flag_text IS NOT NULL) "
 		 "ORDER BY c.seq, s.phase_order",
 		 label);
-	sqlite3_stmt *st = run_query(pg, sql);
+	sqlite3_stmt *st = query_of(pg, sql, 1);
 	if (!st)
 		return;
 	int k = 0, flagged = 0;
@@ -1349,7 +1357,7 @@ static void section_meta(FILE *o, struct page *pg)
 		 "USING (combo_id) WHERE c.run_id = ?1 AND s.phase IN " META_PHASES
 		 " ORDER BY c.seq, s.phase_order",
 		 label);
-	sqlite3_stmt *st = run_query(pg, sql);
+	sqlite3_stmt *st = query_of(pg, sql, 1);
 	if (!st)
 		return;
 	int rows = 0;
@@ -1396,13 +1404,18 @@ struct tpoint {
 static void ts_phase(FILE *o, struct page *pg, int64_t combo, const char *phase)
 {
 	int meta = strstr(META_PHASES, phase) != NULL;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(pg->db,
-			       "SELECT -1, t_ns, end_ns, mbps, iops, stall FROM interval_summary "
-			       "WHERE combo_id = ?1 AND phase = ?2 UNION ALL "
-			       "SELECT rank, t_ns, end_ns, mbps, iops, stall FROM interval_rank "
-			       "WHERE combo_id = ?1 AND phase = ?2 ORDER BY 1, 2",
-			       -1, &st, NULL) != SQLITE_OK)
+	/* the views over this combination's intervals only (scope.h): their
+	 * window functions would rank every interval ever stored */
+	struct st_strbuf sql = { 0 };
+	st_scope_head(pg->db, "combo_id = ?1", &sql);
+	st_strbuf_put(&sql, "SELECT -1, t_ns, end_ns, mbps, iops, stall FROM interval_summary "
+			  "WHERE combo_id = ?1 AND phase = ?2 UNION ALL "
+			  "SELECT rank, t_ns, end_ns, mbps, iops, stall FROM interval_rank "
+			  "WHERE combo_id = ?1 AND phase = ?2 ORDER BY 1, 2");
+	sqlite3_stmt *st = NULL;
+	int rc = sql.oom ? SQLITE_NOMEM : sqlite3_prepare_v2(pg->db, sql.p, -1, &st, NULL);
+	st_strbuf_release(&sql);
+	if (rc != SQLITE_OK)
 		return;
 	sqlite3_bind_int64(st, 1, combo);
 	sqlite3_bind_text(st, 2, phase, -1, SQLITE_TRANSIENT);
