@@ -1317,11 +1317,18 @@ int st_worker_remove_run_dir(const struct st_worker_args *a, int64_t give_up_ns,
 	char shared[ST_STR_MAX];
 	snprintf(shared, sizeof(shared), "%s/shared", a->run_dir);
 	int u = a->engine->unlink(rs, shared); /* every rank tries: gone already is fine */
+	/* another rank removed the run directory between this rank's lookup of
+	 * it and of the file (libnfs: ESTALE; `make demo` named the file left
+	 * behind on a clean run): looked up again from the root, it is gone */
+	if (u == -ESTALE)
+		u = a->engine->unlink(rs, shared);
 	if (u < 0 && u != -ENOENT) {
 		left_add(left, n, shared, -u);
 		failed = u;
 	}
 	rc = a->engine->rmdir(rs, a->run_dir);
+	if (rc == -ESTALE) /* as the shared file: removed by another rank meanwhile */
+		rc = a->engine->rmdir(rs, a->run_dir);
 	a->engine->teardown(rs);
 	/* the directory itself: another rank's files still in it are that
 	 * rank's to name; gone already is fine */

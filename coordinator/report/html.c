@@ -533,138 +533,210 @@ static void section_best(FILE *o, struct page *pg)
 	free(v);
 }
 
-/* Aggregate per combination and phase: horizontal bars, whiskers from
- * clients x slowest to clients x fastest client. */
+/* Bars charted per phase; every combination is in the phase's table below
+ * its chart. At 500 combinations one chart of every bar was 9000 px tall
+ * and unsorted: the best setting is what a reader looks for first. */
+#define BARS_CHARTED 20
+
+/* One phase's combinations, best first (cmp_best): horizontal bars,
+ * whiskers from clients x slowest to clients x fastest client. */
+static void chart_phase_bars(FILE *o, const struct bar *const *v, size_t k, double max, double step,
+			     int L)
+{
+	size_t shown = k < BARS_CHARTED ? k : BARS_CHARTED;
+	const int W = 1100, bh = 14, gap = 3, top = 26, bottom = 28;
+	const int x0 = L, x1 = W - 70;
+	int H = top + bottom + (int)shown * (bh + gap);
+	int p = v[0]->phase;
+	char what[96];
+	snprintf(what, sizeof(what), "aggregate MB/s of the %s phase per combination, best first",
+		 st_phase_names[p]);
+	svg_open(o, W, H, what);
+	fprintf(o,
+		"<line x1=\"%d\" x2=\"%d\" y1=\"12\" y2=\"12\" class=\"whisker\"/>"
+		"<line x1=\"%d\" x2=\"%d\" y1=\"8\" y2=\"16\" class=\"whisker\"/>"
+		"<line x1=\"%d\" x2=\"%d\" y1=\"8\" y2=\"16\" class=\"whisker\"/>"
+		"<text x=\"%d\" y=\"16\">per-client spread &#215; clients</text>\n",
+		x1 - 200, x1 - 170, x1 - 200, x1 - 200, x1 - 170, x1 - 170, x1 - 164);
+	for (double t = 0; t <= max + step / 2; t += step) {
+		double x = x0 + (x1 - x0) * t / max;
+		fprintf(o,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>"
+			"<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%.10g</text>\n",
+			x, x, top - 4, H - bottom + 4, x, H - bottom + 16, t);
+	}
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"end\">MB/s</text>\n", x1,
+		H - 2);
+	int y = top;
+	for (size_t i = 0; i < shown; i++, y += bh + gap) {
+		const struct bar *b = v[i];
+		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"label\" text-anchor=\"end\">", x0 - 8,
+			y + bh - 3);
+		esc(o, b->label);
+		fputs("</text>\n", o);
+		fprintf(o, "<g class=\"bar\" data-phase=\"%s\" data-combo=\"%d\" data-mbps=\"",
+			st_phase_names[p], b->combo);
+		if (isnan(b->mbps))
+			fputs("\"><title>", o);
+		else
+			fprintf(o, "%.17g\"><title>", b->mbps);
+		esc(o, b->label);
+		fprintf(o, ", %s: ", st_phase_names[p]);
+		if (isnan(b->mbps)) {
+			esc(o, b->verdict);
+			fprintf(o,
+				"</title><text x=\"%d\" y=\"%d\" class=\"fail\">no figure (errors)"
+				"</text></g>\n",
+				x0 + 4, y + bh - 3);
+			continue;
+		}
+		fprintf(o, "%.1f MB/s aggregate (mean of %d); per client %.1f to %.1f MB/s, %d clients",
+			b->mbps, b->n, b->cmin, b->cmax, b->clients);
+		if (!isnan(b->ccpu))
+			fprintf(o, "; client CPU %.1f %% of a CPU per client, %.0f us/MB", b->ccpu, b->ccpm);
+		if (!isnan(b->scpu))
+			fprintf(o, "; server CPU %.1f %% of its CPUs, %.0f us/MB", b->scpu, b->scpm);
+		if (b->verdict[0]) {
+			fputs("; ", o);
+			esc(o, b->verdict);
+		}
+		double xb = x0 + (x1 - x0) * b->mbps / max;
+		fprintf(o, "</title><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", x0,
+			y, xb - x0, bh, phase_color[p]);
+		double xe = xb;
+		if (!isnan(b->cmin) && !isnan(b->cmax) && b->clients > 0) {
+			double wl = x0 + (x1 - x0) * b->clients * b->cmin / max;
+			double wh = x0 + (x1 - x0) * b->clients * b->cmax / max;
+			int cy = y + bh / 2;
+			fprintf(o,
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>"
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>"
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>",
+				wl, wh, cy, cy, wl, wl, y + 2, y + bh - 2, wh, wh, y + 2, y + bh - 2);
+			xe = wh > xe ? wh : xe;
+		}
+		fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%.1f</text></g>\n", xe + 4,
+			y + bh - 3, b->mbps);
+	}
+	fputs("</svg>\n", o);
+}
+
+/* Every combination of one phase, best first, with its place and its
+ * figures: the whole ranking the chart above it starts. */
+static void table_phase(FILE *o, const struct bar *const *v, size_t k)
+{
+	int p = v[0]->phase;
+	double best = v[0]->mbps;
+	fprintf(o, "<details><summary>All %zu combinations of the %s phase, best first</summary>\n", k,
+		st_phase_names[p]);
+	fprintf(o, "<table class=\"small ranking\" data-phase=\"%s\"><tr><th class=\"num\">#</th>"
+		   "<th>combination</th><th class=\"num\">MB/s</th><th class=\"num\">%% of best</th>"
+		   "<th class=\"num\">&plusmn;95&nbsp;%%</th><th class=\"num\">slowest client</th>"
+		   "<th class=\"num\">fastest client</th><th class=\"num\">client CPU %%</th>"
+		   "<th>verdict</th></tr>\n",
+		st_phase_names[p]);
+	for (size_t i = 0; i < k; i++) {
+		const struct bar *b = v[i];
+		fprintf(o, "<tr data-combo=\"%d\"><td class=\"num\">%zu</td><td class=\"nw\">", b->combo,
+			i + 1);
+		esc(o, b->label);
+		fputs("</td><td class=\"num\">", o);
+		if (isnan(b->mbps))
+			fputs("no figure (errors)", o);
+		else
+			num(o, b->mbps, 1);
+		fputs("</td><td class=\"num\">", o);
+		num(o, best > 0 ? 100 * b->mbps / best : NAN, 0);
+		fputs("</td><td class=\"num\">", o);
+		num(o, st_ci95(b->sd, b->n), 1);
+		fputs("</td><td class=\"num\">", o);
+		num(o, b->cmin, 1);
+		fputs("</td><td class=\"num\">", o);
+		num(o, b->cmax, 1);
+		fputs("</td><td class=\"num\">", o);
+		num(o, b->ccpu, 1);
+		fputs("</td><td>", o);
+		if (b->verdict[0])
+			esc(o, b->verdict);
+		else
+			fputs("&ndash;", o);
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table></details>\n", o);
+}
+
+/* Aggregate per combination, one group per phase, best first: the best
+ * BARS_CHARTED charted on one scale for all phases, every one in a table. */
 static void chart_bars(FILE *o, struct page *pg)
 {
-	fputs("<h2>Aggregate MB/s per combination and phase</h2>\n"
-	      "<p class=\"note\">Bar: the aggregate (mean of the iterations). Whisker: the "
-	      "per-client spread, scaled to the aggregate &mdash; from clients &times; the slowest "
-	      "client to clients &times; the fastest; a short whisker at the bar's end means every "
-	      "client got its share. Hover a bar for its figures.</p>\n",
-	      o);
+	fprintf(o,
+		"<h2>Aggregate MB/s per combination and phase</h2>\n"
+		"<p class=\"note\">Per phase, the combinations best first: the %d highest charted, "
+		"every one in the table below its chart (with its place and %% of the best). Bar: "
+		"the aggregate (mean of the iterations). Whisker: the per-client spread, scaled to the "
+		"aggregate &mdash; from clients &times; the slowest client to clients &times; the "
+		"fastest; a short whisker at the bar's end means every client got its share. Hover a "
+		"bar for its figures. One scale for every phase.</p>\n",
+		BARS_CHARTED);
 	size_t nb = pg->bars.n;
-	if (!nb) {
-		fputs("<p>No combination of this run has figures.</p>\n", o);
+	const struct bar **v = calloc(nb ? nb : 1, sizeof(*v));
+	if (!v)
 		return;
-	}
-	size_t lmax = 8;
+	size_t k = 0, failed = 0, lmax = 8;
 	double vmax = 0;
-	int groups = 0;
 	for (size_t i = 0; i < nb; i++) {
 		const struct bar *b = VEC_AT(pg->bars, struct bar, i);
+		if (b->phase < 0) {
+			failed++;
+			continue;
+		}
+		v[k++] = b;
 		lmax = strlen(b->label) > lmax ? strlen(b->label) : lmax;
 		if (!isnan(b->mbps) && b->mbps > vmax)
 			vmax = b->mbps;
 		if (!isnan(b->cmax) && b->clients * b->cmax > vmax)
 			vmax = b->clients * b->cmax;
-		if (i == 0 || b->combo != VEC_AT(pg->bars, struct bar, i - 1)->combo)
-			groups++;
 	}
-	const int W = 1100, bh = 14, gap = 3, ggap = 12, top = 48, bottom = 28;
+	if (!k && !failed) {
+		fputs("<p>No combination of this run has figures.</p>\n", o);
+		free(v);
+		return;
+	}
+	qsort(v, k, sizeof(*v), cmp_best);
 	int L = (int)(lmax * 6.6) + 16;
 	L = L < 120 ? 120 : L > 560 ? 560 : L;
-	const int x0 = L, x1 = W - 70;
-	int H = top + bottom + groups * ggap + (int)nb * (bh + gap);
 	double max, step;
 	nice_axis(vmax, &max, &step);
-	svg_open(o, W, H, "aggregate MB/s per combination and phase");
-	/* legend */
-	int lx = x0;
-	for (int p = 0; p < ST_PHASE_COUNT; p++) {
-		if (!pg->has_phase[p])
-			continue;
-		fprintf(o,
-			"<rect x=\"%d\" y=\"8\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"18\">%s</text>\n",
-			lx, phase_color[p], lx + 16, st_phase_names[p]);
-		lx += 30 + 7 * (int)strlen(st_phase_names[p]);
-	}
-	fprintf(o,
-		"<line x1=\"%d\" x2=\"%d\" y1=\"14\" y2=\"14\" class=\"whisker\"/>"
-		"<line x1=\"%d\" x2=\"%d\" y1=\"10\" y2=\"18\" class=\"whisker\"/>"
-		"<line x1=\"%d\" x2=\"%d\" y1=\"10\" y2=\"18\" class=\"whisker\"/>"
-		"<text x=\"%d\" y=\"18\">per-client spread &#215; clients</text>\n",
-		lx + 10, lx + 40, lx + 10, lx + 10, lx + 40, lx + 40, lx + 46);
-	/* vertical grid with ticks above and below */
-	for (double v = 0; v <= max + step / 2; v += step) {
-		double x = x0 + (x1 - x0) * v / max;
-		fprintf(o,
-			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>"
-			"<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%.10g</text>"
-			"<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%.10g</text>\n",
-			x, x, top - 6, H - bottom + 4, x, top - 10, v, x, H - bottom + 16, v);
-	}
-	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"end\">MB/s</text>\n", x1,
-		H - 2);
-	int y = top;
-	for (size_t i = 0; i < nb;) {
+	for (size_t i = 0; i < k;) {
 		size_t j = i;
-		while (j < nb && VEC_AT(pg->bars, struct bar, j)->combo ==
-					 VEC_AT(pg->bars, struct bar, i)->combo)
+		while (j < k && v[j]->phase == v[i]->phase)
 			j++;
-		int gh = (int)(j - i) * (bh + gap) - gap;
-		const struct bar *first = VEC_AT(pg->bars, struct bar, i);
-		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"label\" text-anchor=\"end\">", x0 - 8,
-			y + gh / 2 + 4);
-		esc(o, first->label);
-		fputs("</text>\n", o);
-		for (size_t k = i; k < j; k++, y += bh + gap) {
-			const struct bar *b = VEC_AT(pg->bars, struct bar, k);
-			fputs("<g><title>", o);
-			esc(o, b->label);
-			if (b->phase < 0) {
-				fputs(": ", o);
-				esc(o, b->verdict);
-				fprintf(o,
-					"</title><text x=\"%d\" y=\"%d\" class=\"fail\">failed to prepare"
-					"</text></g>\n",
-					x0 + 4, y + bh - 3);
-				continue;
-			}
-			fprintf(o, ", %s: ", st_phase_names[b->phase]);
-			if (isnan(b->mbps)) {
-				esc(o, b->verdict);
-				fprintf(o,
-					"</title><text x=\"%d\" y=\"%d\" class=\"fail\">%s: no figure "
-					"(errors)</text></g>\n",
-					x0 + 4, y + bh - 3, st_phase_names[b->phase]);
-				continue;
-			}
-			fprintf(o, "%.1f MB/s aggregate (mean of %d); per client %.1f to %.1f MB/s, %d clients",
-				b->mbps, b->n, b->cmin, b->cmax, b->clients);
-			if (!isnan(b->ccpu))
-				fprintf(o, "; client CPU %.1f %% of a CPU per client, %.0f us/MB", b->ccpu,
-					b->ccpm);
-			if (!isnan(b->scpu))
-				fprintf(o, "; server CPU %.1f %% of its CPUs, %.0f us/MB", b->scpu, b->scpm);
-			if (b->verdict[0]) {
-				fputs("; ", o);
-				esc(o, b->verdict);
-			}
-			double xb = x0 + (x1 - x0) * b->mbps / max;
-			fprintf(o,
-				"</title><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
-				x0, y, xb - x0, bh, phase_color[b->phase]);
-			double xe = xb;
-			if (!isnan(b->cmin) && !isnan(b->cmax) && b->clients > 0) {
-				double wl = x0 + (x1 - x0) * b->clients * b->cmin / max;
-				double wh = x0 + (x1 - x0) * b->clients * b->cmax / max;
-				int cy = y + bh / 2;
-				fprintf(o,
-					"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>"
-					"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>"
-					"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"whisker\"/>",
-					wl, wh, cy, cy, wl, wl, y + 2, y + bh - 2, wh, wh, y + 2, y + bh - 2);
-				xe = wh > xe ? wh : xe;
-			}
-			fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"value\">%.1f</text></g>\n", xe + 4,
-				y + bh - 3, b->mbps);
-		}
-		y += ggap;
+		fprintf(o, "<h3><span class=\"sw\" style=\"background:%s\"></span>%s: %zu combinations",
+			phase_color[v[i]->phase], st_phase_names[v[i]->phase], j - i);
+		if (j - i > BARS_CHARTED)
+			fprintf(o, ", the best %d charted", BARS_CHARTED);
+		fputs("</h3>\n", o);
+		chart_phase_bars(o, v + i, j - i, max, step, L);
+		table_phase(o, v + i, j - i);
 		i = j;
 	}
-	fputs("</svg>\n", o);
+	if (failed) {
+		fprintf(o, "<h3>%zu combinations failed to prepare</h3>\n<table class=\"small\">"
+			   "<tr><th>combination</th><th>why</th></tr>\n",
+			failed);
+		for (size_t i = 0; i < nb; i++) {
+			const struct bar *b = VEC_AT(pg->bars, struct bar, i);
+			if (b->phase >= 0)
+				continue;
+			fprintf(o, "<tr data-combo=\"%d\" class=\"fail\"><td class=\"nw\">", b->combo);
+			esc(o, b->label);
+			fputs("</td><td>failed to prepare: ", o);
+			esc(o, b->verdict);
+			fputs("</td></tr>\n", o);
+		}
+		fputs("</table>\n", o);
+	}
+	free(v);
 }
 
 /* The main-effect rows of option opt, in level order; returns how many. */
@@ -1193,12 +1265,20 @@ static void section_verdicts(FILE *o, struct page *pg)
 	}
 	if (nbase)
 		fputs("</table>\n", o);
-	int nv = 0;
+	int nv = 0, all = 0;
+	for (size_t i = 0; i < pg->bars.n; i++) {
+		const struct bar *b = VEC_AT(pg->bars, struct bar, i);
+		all += b->phase >= 0 && !isnan(b->pct);
+	}
 	for (size_t i = 0; i < pg->bars.n; i++) {
 		const struct bar *b = VEC_AT(pg->bars, struct bar, i);
 		if (b->phase < 0 || isnan(b->pct))
 			continue;
-		if (!nv++)
+		/* at hundreds of combinations, one row each is a page of its own */
+		if (!nv++ && all > BARS_CHARTED)
+			fprintf(o, "<details><summary>The verdict of each of the %d phases run</summary>\n",
+				all);
+		if (nv == 1)
 			fputs("<table><tr><th>combination</th><th>phase</th><th class=\"num\">MB/s</th>"
 			      "<th class=\"num\">% of limit</th><th>verdict</th></tr>\n",
 			      o);
@@ -1213,7 +1293,7 @@ static void section_verdicts(FILE *o, struct page *pg)
 		fputs("</td></tr>\n", o);
 	}
 	if (nv)
-		fputs("</table>\n", o);
+		fputs(all > BARS_CHARTED ? "</table></details>\n" : "</table>\n", o);
 	else
 		fputs("<p>No verdict: this run measured no baseline (no rank ran on an NFS server host, "
 		      "or --baseline off), so there is no limit to compare the aggregate with.</p>\n",
@@ -1582,7 +1662,7 @@ static const char style[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
 	"margin:24px auto;max-width:1160px;padding:0 16px}\n"
 	"h1{font-size:22px;margin:0 0 12px}h2{font-size:17px;margin:28px 0 6px;"
-	"border-bottom:1px solid #ddd;padding-bottom:3px}\n"
+	"border-bottom:1px solid #ddd;padding-bottom:3px}h3{font-size:15px;margin:18px 0 4px}\n"
 	"table{border-collapse:collapse;margin:6px 0}th,td{padding:3px 8px;text-align:left;"
 	"border-bottom:1px solid #e6e6e6;vertical-align:top}th{background:#f4f4f4}\n"
 	"table.kv th{background:none;font-weight:600;padding-right:16px}\n"
@@ -1599,7 +1679,7 @@ static const char style[] =
 	"svg .label{font-family:ui-monospace,monospace;font-size:11px}svg .value{fill:#222}\n"
 	"svg .fail{fill:#b00020}svg .grid{stroke:#e4e4e4}svg .whisker{stroke:#222;"
 	"stroke-width:1.3}\n"
-	"tr.pair td{color:#555}table.small td{font-size:12px}footer{color:#888;margin-top:28px;font-size:12px}\n"
+	"tr.pair td{color:#555}tr.fail td{color:#b00020}summary{cursor:pointer;color:#333}table.small td{font-size:12px}footer{color:#888;margin-top:28px;font-size:12px}\n"
 	"tr.flag td{background:#fff3e0}tr.flag td:last-child{color:#b00020}\n";
 
 int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
