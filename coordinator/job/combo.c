@@ -554,6 +554,41 @@ static void gather_results(struct job *j, struct combo_run *r, const struct st_r
 	free(all);
 }
 
+/* Every rank's RPC counts of phase p to rank 0, sized by what it has: a
+ * rank that counted none (source 0, most) sends 0 bytes. Rank 0 gets one
+ * entry per rank, zero (source 0) for those; it frees the array. */
+static struct st_rpc_result *gather_rpc(struct job *j, struct combo_run *r, int p)
+{
+	struct st_rpc_result *all = NULL;
+	r->rpc.version = ST_WIRE_VERSION;
+	r->rpc.rank = (uint32_t)j->rank;
+	r->rpc.phase = (uint32_t)p;
+	int bytes = r->rpc.source != ST_RPC_NONE ? (int)sizeof(r->rpc) : 0, sum = 0;
+	unsigned char *packed = NULL;
+	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		for (int q = 0; q < j->size; q++) {
+			if (r->counts[q] != 0 && r->counts[q] != (int)sizeof(r->rpc))
+				st_die("rank %d sent RPC counts of %d bytes", q, r->counts[q]);
+			r->displs[q] = sum;
+			sum += r->counts[q];
+		}
+		all = calloc((size_t)j->size, sizeof(*all));
+		packed = malloc(sum > 0 ? (size_t)sum : 1);
+		if (!all || !packed)
+			st_die("out of memory");
+	}
+	MPI_Gatherv(&r->rpc, bytes, MPI_BYTE, packed, r->counts, r->displs, MPI_BYTE, 0,
+		    MPI_COMM_WORLD);
+	for (int q = 0; j->rank == 0 && q < j->size; q++)
+		if (r->counts[q]) {
+			memcpy(&all[q], packed + r->displs[q], sizeof(all[q]));
+			st_wire_expect(q, "its RPC counts", all[q].version, ST_WIRE_VERSION);
+		}
+	free(packed);
+	return all;
+}
+
 /* Every rank's intervals to rank 0, each rank's widened to the widest
  * (common/interval.h); rank 0 frees the array it gets. */
 static struct st_interval *gather_intervals(struct job *j, const struct st_worker *w,
@@ -607,17 +642,9 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 	for (int k = 0; j->rank == 0 && k < total_threads; k++)
 		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
 			       ST_WIRE_VERSION);
-	/* what went over the wire, every rank's (most have none: source 0) */
-	struct st_rpc_result *all_rpc = NULL;
-	r->rpc.version = ST_WIRE_VERSION;
-	r->rpc.rank = (uint32_t)j->rank;
-	r->rpc.phase = (uint32_t)p;
-	if (j->rank == 0 && !(all_rpc = calloc((size_t)j->size, sizeof(*all_rpc))))
-		st_die("out of memory");
-	MPI_Gather(&r->rpc, (int)sizeof(r->rpc), MPI_BYTE, all_rpc, (int)sizeof(r->rpc), MPI_BYTE,
-		   0, MPI_COMM_WORLD);
-	for (int q = 0; j->rank == 0 && q < j->size; q++)
-		st_wire_expect(q, "its RPC counts", all_rpc[q].version, ST_WIRE_VERSION);
+	/* what went over the wire, every rank's: only the ranks that counted
+	 * send theirs (most have none, source 0: 11 KB each for nothing) */
+	struct st_rpc_result *all_rpc = gather_rpc(j, r, p);
 	/* every rank knows the roles: with no server rank there is nothing to gather */
 	size_t total_samples = 0, total_iv = 0;
 	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
