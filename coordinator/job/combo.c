@@ -25,6 +25,7 @@
 #include "watch.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,34 +105,48 @@ static const struct st_sample *sample_until(struct job *j, MPI_Request *done, in
 	return pts;
 }
 
+/* Every rank's `bytes` at mine to rank 0, one rank after the other: rank
+ * 0 gets the buffer (the caller frees it), *total its bytes and, in
+ * counts and displs (the caller's, j->size each; NULL: none kept), where
+ * each rank's are. The others get NULL. */
+static unsigned char *gather_bytes(struct job *j, const void *mine, int bytes, int *counts,
+				   int *displs, size_t *total)
+{
+	int *c = counts, *d = displs;
+	unsigned char *all = NULL;
+	*total = 0;
+	if (j->rank == 0 && !c && (!(c = calloc((size_t)j->size, sizeof(int))) ||
+				   !(d = calloc((size_t)j->size, sizeof(int)))))
+		st_die("out of memory");
+	MPI_Gather(&bytes, 1, MPI_INT, c, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (j->rank == 0) {
+		size_t sum = 0;
+		for (int q = 0; q < j->size; q++) {
+			if (c[q] < 0 || sum + (size_t)c[q] > INT_MAX)
+				st_die("rank %d sent %d bytes (%zu before it)", q, c[q], sum);
+			d[q] = (int)sum;
+			sum += (size_t)c[q];
+		}
+		*total = sum;
+		if (!(all = malloc(sum ? sum : 1)))
+			st_die("out of memory");
+	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, c, d, MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (c != counts) {
+		free(c);
+		free(d);
+	}
+	return all;
+}
+
 /* Everyone's samples to rank 0 (which frees the array it gets). */
 static struct st_sample *gather_samples(struct job *j, const struct st_sample *mine, size_t n,
 					size_t *total)
 {
-	int bytes = (int)(n * sizeof(*mine)), *counts = NULL, *displs = NULL;
-	struct st_sample *all = NULL;
-	*total = 0;
-	if (j->rank == 0) {
-		counts = calloc((size_t)j->size, sizeof(int));
-		displs = calloc((size_t)j->size, sizeof(int));
-		if (!counts || !displs)
-			st_die("out of memory");
-	}
-	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (j->rank == 0) {
-		int sum = 0;
-		for (int r = 0; r < j->size; r++) {
-			displs[r] = sum;
-			sum += counts[r];
-		}
-		*total = (size_t)sum / sizeof(*mine);
-		all = malloc(sum ? (size_t)sum : 1);
-		if (!all)
-			st_die("out of memory");
-	}
-	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-	free(counts);
-	free(displs);
+	size_t bytes;
+	struct st_sample *all = (struct st_sample *)gather_bytes(j, mine, (int)(n * sizeof(*mine)),
+								 NULL, NULL, &bytes);
+	*total = bytes / sizeof(*mine);
 	return all;
 }
 
@@ -517,17 +532,9 @@ static void gather_results(struct job *j, struct combo_run *r, const struct st_r
 	unsigned char *mine = malloc(st_results_bound(r->nt)), *all = NULL;
 	if (!mine)
 		st_die("out of memory");
-	int bytes = (int)st_results_pack(rr, r->mine, r->nt, mine), sum = 0;
-	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (j->rank == 0) {
-		for (int q = 0; q < j->size; q++) {
-			r->displs[q] = sum;
-			sum += r->counts[q];
-		}
-		if (!(all = malloc(sum ? (size_t)sum : 1)))
-			st_die("out of memory");
-	}
-	MPI_Gatherv(mine, bytes, MPI_BYTE, all, r->counts, r->displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	size_t sum;
+	all = gather_bytes(j, mine, (int)st_results_pack(rr, r->mine, r->nt, mine), r->counts,
+			   r->displs, &sum);
 	free(mine);
 	*total_threads = 0;
 	if (j->rank != 0)
@@ -563,25 +570,16 @@ static struct st_rpc_result *gather_rpc(struct job *j, struct combo_run *r, int 
 	r->rpc.version = ST_WIRE_VERSION;
 	r->rpc.rank = (uint32_t)j->rank;
 	r->rpc.phase = (uint32_t)p;
-	int bytes = r->rpc.source != ST_RPC_NONE ? (int)sizeof(r->rpc) : 0, sum = 0;
-	unsigned char *packed = NULL;
-	MPI_Gather(&bytes, 1, MPI_INT, r->counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (j->rank == 0) {
-		for (int q = 0; q < j->size; q++) {
-			if (r->counts[q] != 0 && r->counts[q] != (int)sizeof(r->rpc))
-				st_die("rank %d sent RPC counts of %d bytes", q, r->counts[q]);
-			r->displs[q] = sum;
-			sum += r->counts[q];
-		}
-		all = calloc((size_t)j->size, sizeof(*all));
-		packed = malloc(sum > 0 ? (size_t)sum : 1);
-		if (!all || !packed)
-			st_die("out of memory");
-	}
-	MPI_Gatherv(&r->rpc, bytes, MPI_BYTE, packed, r->counts, r->displs, MPI_BYTE, 0,
-		    MPI_COMM_WORLD);
+	size_t sum;
+	unsigned char *packed = gather_bytes(j, &r->rpc,
+					     r->rpc.source != ST_RPC_NONE ? (int)sizeof(r->rpc) : 0,
+					     r->counts, r->displs, &sum);
+	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
+		st_die("out of memory");
 	for (int q = 0; j->rank == 0 && q < j->size; q++)
 		if (r->counts[q]) {
+			if (r->counts[q] != (int)sizeof(r->rpc))
+				st_die("rank %d sent RPC counts of %d bytes", q, r->counts[q]);
 			memcpy(&all[q], packed + r->displs[q], sizeof(all[q]));
 			st_wire_expect(q, "its RPC counts", all[q].version, ST_WIRE_VERSION);
 		}
@@ -596,30 +594,10 @@ static struct st_interval *gather_intervals(struct job *j, const struct st_worke
 {
 	size_t n;
 	const struct st_interval *mine = st_worker_intervals(w, &n);
-	int bytes = (int)(n * sizeof(*mine)), *counts = NULL, *displs = NULL;
-	struct st_interval *all = NULL;
-	*total = 0;
-	if (j->rank == 0) {
-		counts = calloc((size_t)j->size, sizeof(int));
-		displs = calloc((size_t)j->size, sizeof(int));
-		if (!counts || !displs)
-			st_die("out of memory");
-	}
-	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (j->rank == 0) {
-		int sum = 0;
-		for (int q = 0; q < j->size; q++) {
-			displs[q] = sum;
-			sum += counts[q];
-		}
-		all = malloc(sum ? (size_t)sum : 1);
-		if (!all)
-			st_die("out of memory");
-		*total = (size_t)sum / sizeof(*all);
-	}
-	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-	free(counts);
-	free(displs);
+	size_t bytes;
+	struct st_interval *all = (struct st_interval *)gather_bytes(
+		j, mine, (int)(n * sizeof(*mine)), NULL, NULL, &bytes);
+	*total = bytes / sizeof(*all);
 	if (j->rank == 0)
 		*total = st_iv_normalize(all, *total);
 	return all;
