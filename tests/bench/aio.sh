@@ -32,6 +32,9 @@ IOR=${AIO_IOR:-}
 BACKING=${AIO_BACKING_DIR:-/var/tmp}
 WORK='' MNT_T='' MNT_E='' LOOP='' IMG=''
 T_START=$(date +%s)
+# mpirun as the tests run it (as root here): without it IOR's column stayed empty
+# shellcheck disable=SC1091
+. "$ROOT/tests/mpienv.sh"
 
 cleanup() {
 	for m in $MNT_T $MNT_E; do
