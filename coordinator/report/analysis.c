@@ -219,7 +219,7 @@ static void scoped(sqlite3 *db, const struct qparams *p, const char *text, struc
 			     : p->run ? "run_id = :run"
 				      : p->combos;
 	if (combos)
-		st_scope_head(db, combos, out);
+		st_scope_head(db, combos, text ? text : "SELECT 1", out);
 	st_strbuf_put(out, text ? text : "SELECT 1");
 }
 

@@ -196,7 +196,7 @@ static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, s
 {
 	struct st_strbuf b = { 0 };
 	if (sql) {
-		st_scope_head(db, "run_id = :run", &b);
+		st_scope_head(db, "run_id = :run", sql, &b);
 		st_strbuf_put(&b, sql);
 	}
 	if (!sql || b.oom) {
@@ -227,7 +227,7 @@ static sqlite3_stmt *query_of(struct page *pg, const char *sql, int scoped)
 {
 	struct st_strbuf b = { 0 };
 	if (scoped)
-		st_scope_head(pg->db, "run_id = ?1", &b);
+		st_scope_head(pg->db, "run_id = ?1", sql, &b);
 	st_strbuf_put(&b, sql);
 	sqlite3_stmt *st = NULL;
 	int rc = b.oom ? SQLITE_NOMEM : sqlite3_prepare_v2(pg->db, b.p, -1, &st, NULL);
@@ -1486,12 +1486,13 @@ static void ts_phase(FILE *o, struct page *pg, int64_t combo, const char *phase)
 	int meta = strstr(META_PHASES, phase) != NULL;
 	/* the views over this combination's intervals only (scope.h): their
 	 * window functions would rank every interval ever stored */
+	static const char series[] = "SELECT -1, t_ns, end_ns, mbps, iops, stall FROM interval_summary "
+				"WHERE combo_id = ?1 AND phase = ?2 UNION ALL "
+				"SELECT rank, t_ns, end_ns, mbps, iops, stall FROM interval_rank "
+				"WHERE combo_id = ?1 AND phase = ?2 ORDER BY 1, 2";
 	struct st_strbuf sql = { 0 };
-	st_scope_head(pg->db, "combo_id = ?1", &sql);
-	st_strbuf_put(&sql, "SELECT -1, t_ns, end_ns, mbps, iops, stall FROM interval_summary "
-			  "WHERE combo_id = ?1 AND phase = ?2 UNION ALL "
-			  "SELECT rank, t_ns, end_ns, mbps, iops, stall FROM interval_rank "
-			  "WHERE combo_id = ?1 AND phase = ?2 ORDER BY 1, 2");
+	st_scope_head(pg->db, "combo_id = ?1", series, &sql);
+	st_strbuf_put(&sql, series);
 	sqlite3_stmt *st = NULL;
 	int rc = sql.oom ? SQLITE_NOMEM : sqlite3_prepare_v2(pg->db, sql.p, -1, &st, NULL);
 	st_strbuf_release(&sql);

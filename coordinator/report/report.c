@@ -101,9 +101,8 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 	int flags = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM phase_flags f JOIN combo c "
 					      "ON c.combo_id = f.combo_id WHERE c.run_id = ?1)");
 	/* the run's rows only (scope.h): the cost is the run's, not the history's */
-	struct st_strbuf sql = { 0 };
-	st_scope_head(db, "run_id = ?1", &sql);
-	st_strbuf_addf(&sql,
+	struct st_strbuf body = { 0 }, sql = { 0 };
+	st_strbuf_addf(&body,
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
@@ -147,6 +146,13 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		     : "",
 		 flags ? "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase " : "",
 		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
+	if (!body.oom) {
+		st_scope_head(db, "run_id = ?1", body.p, &sql);
+		st_strbuf_put(&sql, body.p);
+	}
+	if (body.oom)
+		sql.oom = 1;
+	st_strbuf_release(&body);
 	sqlite3_stmt *st = NULL;
 	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "stcluster: report: %s\n", sql.oom ? "out of memory" : sqlite3_errmsg(db));

@@ -11,6 +11,15 @@
 #include <string.h>
 #include <strings.h>
 
+#define MAX_VIEWS 64
+
+/* A view of views.sql: its name and its text after AS. */
+struct view {
+	const char *name, *body;
+	int nlen, blen;
+	int used; /* the statement reads it, or a view it reads does */
+};
+
 /* 1 when table has a column of that name */
 static int has_column(sqlite3 *db, const char *table, const char *column)
 {
@@ -24,6 +33,32 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
 	yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+static int ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* 1 when [text, text + len) names `name` (nlen bytes) as a whole word. */
+static int mentions(const char *text, size_t len, const char *name, size_t nlen)
+{
+	for (const char *p = text, *end = text + len; (size_t)(end - p) >= nlen; p++)
+		if (!strncasecmp(p, name, nlen) && (p == text || !ident(p[-1])) &&
+		    (p + nlen == end || !ident(p[nlen])))
+			return 1;
+	return 0;
+}
+
+/* 1 when sql or a view in use names `name`. */
+static int named(const char *sql, const struct view *v, int n, const char *name, size_t nlen)
+{
+	if (mentions(sql, strlen(sql), name, nlen))
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (v[i].used && mentions(v[i].body, (size_t)v[i].blen, name, nlen))
+			return 1;
+	return 0;
 }
 
 /* Past white space and -- comments. */
@@ -41,47 +76,65 @@ static const char *skip_blank(const char *p, const char *end)
 	}
 }
 
-/* One statement of views.sql, [p, end) with its ';': when it is
- * "CREATE VIEW name AS body;", ", name AS (body)" into b. */
-static void view_cte(const char *p, const char *end, struct st_strbuf *b)
+/* One statement of views.sql, [p, end) with its ';': a view when it is
+ * "CREATE VIEW name AS body;". 0, or -1 when it is something else. */
+static int parse_view(const char *p, const char *end, struct view *v)
 {
 	p = skip_blank(p, end);
 	if (end - p < 12 || strncasecmp(p, "CREATE VIEW", 11) || !isspace((unsigned char)p[11]))
-		return;
+		return -1;
 	p = skip_blank(p + 11, end);
-	const char *name = p;
+	v->name = p;
 	while (p < end && !isspace((unsigned char)*p))
 		p++;
-	int nlen = (int)(p - name);
+	v->nlen = (int)(p - v->name);
 	p = skip_blank(p, end);
 	if (end - p < 3 || strncasecmp(p, "AS", 2) || !isspace((unsigned char)p[2]))
-		return;
-	const char *body = p + 2, *stop = end - 1; /* the ';' */
-	st_strbuf_addf(b, ",\n%.*s AS (%.*s\n)", nlen, name, (int)(stop - body), body);
+		return -1;
+	v->body = p + 2;
+	v->blen = (int)(end - 1 - v->body); /* without the ';' */
+	v->used = 0;
+	return 0;
 }
 
-/* Every view of views.sql, in its order (a view reads those before it). */
-static void views(struct st_strbuf *b)
+/* Every view of views.sql, in its order (a view reads those before it);
+ * how many, or -1 out of memory. */
+static int views(struct view *v, int max)
 {
-	const char *s = st_sql_views, *start = s;
-	for (const char *p = strchr(s, ';'); p; p = strchr(p + 1, ';')) {
+	const char *start = st_sql_views;
+	int n = 0;
+	for (const char *p = strchr(start, ';'); p && n < max; p = strchr(p + 1, ';')) {
 		/* a ';' inside a string or a comment does not end a statement */
 		char *text = strndup(start, (size_t)(p + 1 - start));
-		if (!text) {
-			b->oom = 1;
-			return;
-		}
+		if (!text)
+			return -1;
 		int complete = sqlite3_complete(text);
 		free(text);
 		if (!complete)
 			continue;
-		view_cte(start, p + 1, b);
+		if (parse_view(start, p + 1, &v[n]) == 0)
+			n++;
 		start = p + 1;
 	}
+	return n;
 }
 
-void st_scope_head(sqlite3 *db, const char *combos, struct st_strbuf *b)
+void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_strbuf *b)
 {
+	struct view v[MAX_VIEWS];
+	int n = views(v, MAX_VIEWS);
+	if (n < 0) {
+		b->oom = 1;
+		return;
+	}
+	/* the views the statement reads, and those they read, to a fixpoint:
+	 * every one in the head would cost its parsing in every statement */
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = n - 1; i >= 0; i--)
+			if (!v[i].used && named(sql, v, n, v[i].name, (size_t)v[i].nlen))
+				v[i].used = changed = 1;
+	}
 	st_strbuf_addf(b, "WITH combo AS (SELECT * FROM main.combo WHERE (%s))", combos);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db,
@@ -90,7 +143,7 @@ void st_scope_head(sqlite3 *db, const char *combos, struct st_strbuf *b)
 			       -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *t = (const char *)sqlite3_column_text(st, 0);
-			if (!t)
+			if (!t || !named(sql, v, n, t, strlen(t)))
 				continue;
 			if (has_column(db, t, "combo_id"))
 				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT * FROM main.\"%s\" WHERE combo_id IN "
@@ -105,6 +158,9 @@ void st_scope_head(sqlite3 *db, const char *combos, struct st_strbuf *b)
 		}
 		sqlite3_finalize(st);
 	}
-	views(b);
+	for (int i = 0; i < n; i++)
+		if (v[i].used)
+			st_strbuf_addf(b, ",\n%.*s AS (%.*s\n)", v[i].nlen, v[i].name, v[i].blen,
+				       v[i].body);
 	st_strbuf_put(b, "\n");
 }

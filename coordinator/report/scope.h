@@ -18,13 +18,14 @@
 #include <sqlite3.h>
 
 /*
- * Append to b the head for the combinations `combos` selects: an SQL
- * condition on the columns of main.combo ("run_id = ?1"; its parameters
- * are the statement's). The statement's own text follows the head: a
- * SELECT (a WITH of its own goes inside a subquery). Tables are those of
- * the store at hand: with combo_id, its rows of the combinations; with
- * run_id only (run, host, baseline), those of their runs.
+ * Append to b the head of statement `sql` for the combinations `combos`
+ * selects: an SQL condition on the columns of main.combo ("run_id = ?1";
+ * its parameters are the statement's). The caller appends sql after it: a
+ * SELECT (a WITH of its own goes inside a subquery). The head holds the
+ * views sql names and those they read, and the tables any of them name,
+ * those of the store at hand: with combo_id, its rows of the combinations;
+ * with run_id only (run, host, baseline), those of their runs.
  */
-void st_scope_head(sqlite3 *db, const char *combos, struct st_strbuf *b);
+void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_strbuf *b);
 
 #endif
