@@ -67,6 +67,14 @@ _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char 
 			 "not the others' to reach",
 			 j->hosts[0].hostname, (double)stopped / 1e9, what, place);
 		first = 0;
+	} else if (!count) {
+		/* every other rank reached it: rank 0 itself came late (stopped
+		 * or held off the CPU, and its watch saw no gap) */
+		snprintf(reason, sizeof(reason),
+			 "rank 0 (host %s) itself reached %s %.1f s after it began, past its deadline "
+			 "(%s): every other rank was there",
+			 j->hosts[0].hostname, what, (double)(st_now_ns() - since) / 1e9, place);
+		first = 0;
 	} else {
 		snprintf(reason, sizeof(reason), "%s did not reach %s within %.1f s (%s; hung?)", who,
 			 what, (double)(st_now_ns() - since) / 1e9, place);
