@@ -51,4 +51,8 @@ int st_errno_parse(const char *s, int *out);
 /* ISO-8601 UTC text of a wall-clock time in ns ("2026-11-30T01:23:45.123Z"). */
 void st_iso_time(int64_t wall_ns, char *buf, size_t n);
 
+/* The whole of a file (a /proc file: its size is not known before) into a
+ * new NUL-terminated buffer *out (the caller frees it): 0, or -errno. */
+int st_read_file(const char *path, char **out);
+
 #endif

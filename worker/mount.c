@@ -929,48 +929,6 @@ static int run_tool(const char *tool, char *const argv[], char *msg, size_t n)
 	return -st_mount_errno(line);
 }
 
-/* The whole of a /proc file into a new NUL-terminated buffer (free it). */
-static int read_proc(const char *path, char **out)
-{
-	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t cap = 16384, len = 0;
-	char *buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
 
 /* Check a target for mounting or unmounting and resolve it (symbolic
  * links, "..") into canon. */
@@ -1004,7 +962,7 @@ static int need_root(const char *what, char *msg, size_t n)
 static int mounted_at(const char *canon, struct st_mountinfo_entry *e, char *msg, size_t n)
 {
 	char *mi;
-	int rc = read_proc("/proc/self/mountinfo", &mi);
+	int rc = st_read_file("/proc/self/mountinfo", &mi);
 	if (rc) {
 		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
 		return rc;
@@ -1302,7 +1260,7 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 static int holding(const char *canon, struct st_mountinfo_entry *e, char **mi, char *msg,
 		   size_t n)
 {
-	int rc = read_proc("/proc/self/mountinfo", mi);
+	int rc = st_read_file("/proc/self/mountinfo", mi);
 	if (rc) {
 		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
 		return rc;
@@ -1370,7 +1328,7 @@ int st_mount_read_effective(const char *target, const char *fstype, const struct
 	int have_stats = 0;
 	/* mountstats adds what mountinfo leaves out (defaults); a failure to
 	 * read it loses only those */
-	if (st_mount_is_nfs(e->fstype) && read_proc("/proc/self/mountstats", &ms) == 0)
+	if (st_mount_is_nfs(e->fstype) && st_read_file("/proc/self/mountstats", &ms) == 0)
 		have_stats = st_mountstats_find(ms, e->mount_point, stats, sizeof(stats)) == 0;
 	st_mount_effective(e->fstype, e->mount_opts, e->super_opts, have_stats ? stats : NULL, eff);
 	if (req)
@@ -1448,7 +1406,7 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 	char *mi = NULL;
 	if (!e)
 		return -ENOMEM;
-	if ((rc = read_proc("/proc/self/mountinfo", &mi))) {
+	if ((rc = st_read_file("/proc/self/mountinfo", &mi))) {
 		set_msg(msg, n, "/proc/self/mountinfo: %s", strerror(-rc));
 		goto out_free;
 	}

@@ -26,11 +26,9 @@
 #include "../common/util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Length of path without trailing slashes ("/" stays "/"). */
 static size_t path_len(const char *path)
@@ -283,52 +281,10 @@ void st_rpc_delta(const struct st_rpc_snap *before, const struct st_rpc_snap *af
 			 "the counters went back during the phase (mounted again): counted from zero");
 }
 
-static int read_all(const char *path, char **out)
-{
-	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (buf && len + 4097 > cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			} else {
-				buf = nb;
-				cap *= 2;
-			}
-		}
-		if (!buf) {
-			close(fd);
-			return -ENOMEM;
-		}
-		ssize_t r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
-
 int st_rpc_read(const char *mount_point, struct st_rpc_snap *out, char *msg, size_t n)
 {
 	char *text = NULL;
-	int rc = read_all("/proc/self/mountstats", &text);
+	int rc = st_read_file("/proc/self/mountstats", &text);
 	if (rc)
 		snprintf(msg, n, "/proc/self/mountstats: %s", strerror(-rc));
 	else if ((rc = st_rpc_parse(text, mount_point, out)))
