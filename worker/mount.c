@@ -15,6 +15,7 @@
 #include "../common/util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -436,6 +437,59 @@ static int mi_count_dev(const char *text, unsigned major, unsigned minor, int sk
 		line = nl ? nl + 1 : NULL;
 	}
 	return count;
+}
+
+/* The first process (by /proc order) whose mount namespace is not ours
+ * and shows device major:minor: its pid, 0 when none, -errno when /proc
+ * cannot be read. Another namespace's copy of a mount (ip netns exec,
+ * unshare -m, a container started while it was mounted) keeps the
+ * superblock, and with it the page cache, alive across our umount. Each
+ * namespace is read once. */
+static int other_ns_holder(unsigned major, unsigned minor)
+{
+	struct stat self;
+	if (stat("/proc/self/ns/mnt", &self) < 0)
+		return -errno;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -errno;
+	ino_t *seen = NULL;
+	size_t nseen = 0, cap = 0;
+	int found = 0;
+	struct dirent *de;
+	while (!found && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		char path[64];
+		struct stat ns;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", pid);
+		if (stat(path, &ns) < 0 || (ns.st_ino == self.st_ino && ns.st_dev == self.st_dev))
+			continue;
+		size_t i = 0;
+		while (i < nseen && seen[i] != ns.st_ino)
+			i++;
+		if (i < nseen)
+			continue;
+		if (nseen == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			ino_t *grown = realloc(seen, ncap * sizeof(*grown));
+			if (!grown)
+				break;
+			seen = grown;
+			cap = ncap;
+		}
+		seen[nseen++] = ns.st_ino;
+		char *text = NULL;
+		snprintf(path, sizeof(path), "/proc/%ld/mountinfo", pid);
+		if (st_read_file(path, &text) == 0 && mi_count_dev(text, major, minor, -1) > 0)
+			found = (int)pid;
+		free(text);
+	}
+	free(seen);
+	closedir(d);
+	return found;
 }
 
 /* ---- mountstats ---- */
@@ -1424,6 +1478,7 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 	int old_id = e->mount_id;
 	int shared = mi_count_dev(mi, e->major, e->minor, e->mount_id) > 0;
 	unsigned major = e->major, minor = e->minor;
+	int holder = shared ? 0 : other_ns_holder(major, minor);
 
 	char why[ST_ERR_MAX];
 	rc = st_mount_apply(source, fstype, options, canon, 0, why, sizeof(why));
@@ -1443,14 +1498,20 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		}
 		goto out_free;
 	}
-	if (shared) {
+	if (shared || holder > 0) {
 		if ((rc = drop_host_caches(msg, n)))
 			goto out_free;
 		set_msg(method, method_n, "remount+drop_caches");
-		set_msg(msg, n,
-			"remounted, and drop_caches too: another mount shows device %u:%u (a shared "
-			"superblock keeps its cache)",
-			major, minor);
+		if (shared)
+			set_msg(msg, n,
+				"remounted, and drop_caches too: another mount shows device %u:%u (a "
+				"shared superblock keeps its cache)",
+				major, minor);
+		else
+			set_msg(msg, n,
+				"remounted, and drop_caches too: the mount namespace of pid %d shows "
+				"device %u:%u (its copy keeps the superblock and its cache)",
+				holder, major, minor);
 	} else {
 		set_msg(method, method_n, "remount");
 		set_msg(msg, n, "remounted (a new superblock: nothing of %s cached); no drop_caches, "

@@ -232,7 +232,8 @@ int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, s
  * First syncfs(target), so dirty pages are written and can be dropped.
  * With source != NULL (stcluster mounted target with source, fstype and
  * options): a remount cycle (st_mount_apply, remount_only 0) with the same
- * options; when another mount shows the same device (a shared superblock
+ * options; when another mount shows the same device, here or in another
+ * process's mount namespace (a shared superblock, or a namespace's copy,
  * would keep the cache) also drop_caches; when the umount is refused (busy:
  * an open file or directory on it, a rank's cwd) drop_caches instead. A
  * memory file system (tmpfs, ramfs) is not remounted: that would discard

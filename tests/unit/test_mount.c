@@ -11,6 +11,7 @@
 #include "../../common/util.h"
 #include "../../worker/mount.h"
 #include "unit.h"
+#include <sched.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -772,13 +774,82 @@ out:
 	CHECK(rmdir(dir) == 0);
 }
 
-/* ext4 on a loop device: caches that a remount and drop_caches really empty */
+/* A child that holds a copy of the caller's mounts in a mount namespace of
+ * its own until *release is closed: its pid, or -1. */
+static pid_t namespace_copy(int *release)
+{
+	int ready[2], hold[2];
+	if (pipe(ready) < 0)
+		return -1;
+	if (pipe(hold) < 0) {
+		close(ready[0]);
+		close(ready[1]);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		close(hold[1]);
+		char c = unshare(CLONE_NEWNS) == 0 ? 'y' : 'n';
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		while (read(hold[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	char c = 'n';
+	if (pid < 0 || read(ready[0], &c, 1) != 1 || c != 'y') {
+		close(hold[1]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		pid = -1;
+	} else {
+		*release = hold[1];
+	}
+	close(ready[0]);
+	return pid;
+}
+
+static void ext4_drop_caches_here(void);
+
+/* ext4 on a loop device: caches that a remount and drop_caches really
+ * empty. In a private mount namespace of the test's own, so that no other
+ * process's new namespace (ip netns exec in a lab test running alongside)
+ * copies the mount and keeps its superblock alive; that case is made on
+ * purpose inside. */
 static void ext4_drop_caches(void)
 {
 	if (!is_root()) {
 		CHECK(!"root");
 		return;
 	}
+	/* setns puts the caller at the namespace's root: cwd is kept by hand */
+	int home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(home >= 0 && cwd >= 0);
+	if (home < 0 || cwd < 0) {
+		if (home >= 0)
+			close(home);
+		if (cwd >= 0)
+			close(cwd);
+		return;
+	}
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) {
+		fprintf(stderr, "    a private mount namespace: %s\n", strerror(errno));
+		CHECK(!"a private mount namespace");
+	} else {
+		ext4_drop_caches_here();
+	}
+	CHECK(setns(home, CLONE_NEWNS) == 0);
+	CHECK(fchdir(cwd) == 0);
+	close(home);
+	close(cwd);
+}
+
+static void ext4_drop_caches_here(void)
+{
 	char msg[ST_ERR_MAX], method[32];
 	char dir[PATH_MAX], img[PATH_MAX + 16], mnt[PATH_MAX + 16], path[PATH_MAX + 32];
 	st_copy(dir, sizeof(dir), unit_tmpdir());
@@ -819,6 +890,29 @@ static void ext4_drop_caches(void)
 	CHECK_EQ_INT(after, 0);
 	CHECK(file_matches(path, len, 3));
 	CHECK(resident_pages(path) > 0);
+
+	/* a copy of the mount in another process's namespace keeps the
+	 * superblock and its pages across the umount: named, and drop_caches
+	 * too */
+	int release = -1;
+	pid_t copy = namespace_copy(&release);
+	CHECK(copy > 0);
+	if (copy > 0) {
+		rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg,
+				    sizeof(msg));
+		report_mount_rc("drop caches, a namespace's copy alive", rc, msg);
+		CHECK_EQ_INT(rc, 0);
+		CHECK(strcmp(method, "remount+drop_caches") == 0);
+		char want[64];
+		snprintf(want, sizeof(want), "namespace of pid %ld ", (long)copy);
+		if (!strstr(msg, want))
+			fprintf(stderr, "    method %s: %s\n", method, msg);
+		CHECK(strstr(msg, want));
+		CHECK_EQ_INT(resident_pages(path), 0);
+		close(release);
+		CHECK(waitpid(copy, NULL, 0) == copy);
+		CHECK(file_matches(path, len, 3));
+	}
 
 	/* busy (an open directory on it): umount refused, drop_caches instead */
 	int busy = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
