@@ -2,7 +2,9 @@
 # functions named t_*; tests/run.sh runs each in a subshell with a fresh
 # scratch directory ($T) and counts it as passed when it returns 0.
 #
-#   ST        the stcluster binary under test (normal or sanitizer build)
+#   ST        the stcluster under test: the normal build's binary, or for a
+#             sanitizer build a wrapper of its binary (tests/run.sh san_wrapper)
+#   ST_BIN    the binary itself (to copy it, or find what was built beside it)
 #   T         a scratch directory, removed after the test
 #   MPIRUN    mpirun with the options this machine needs
 

@@ -47,11 +47,36 @@ job_unit() {
 	show "$R/out.$n"
 }
 
+# san_wrapper BUILD: the command the tests run as $ST for a sanitizer build,
+# in $R. A read-only subcommand calls no MPI library, so LeakSanitizer needs
+# no deep stacks there: it unwinds by frame pointers (fast_unwind_on_malloc=1),
+# which makes each of SQLite's many mallocs far cheaper (effects on a 2-run
+# store: 17.4 s against 0.66 s). A sweep keeps the slow unwinder the
+# suppressions of Open MPI need (its libraries keep no frame pointers: with
+# fast stacks their allocations show frames of no module, and leak).
+san_wrapper() {
+	cat >"$R/stcluster-$1" <<EOF
+#!/bin/sh
+case "\${1:-}" in
+report | runs | query | compare | effects | history | audit)
+	ASAN_OPTIONS="\${ASAN_OPTIONS:-}:fast_unwind_on_malloc=1"
+	export ASAN_OPTIONS
+	;;
+esac
+exec "$TOP/$1/stcluster" "\$@"
+EOF
+	chmod 755 "$R/stcluster-$1"
+}
+
 job_test() {
-	if [ "$b" = build ]; then ST="$TOP/stcluster"; else ST="$TOP/$b/stcluster"; fi
-	export ST
-	if [ ! -x "$ST" ]; then
-		echo "not ok - $name: binary $ST missing (run make all sanitize)" >"$R/out.$n"
+	# ST: what the tests run; ST_BIN: the binary itself (to copy, or to find
+	# what was built beside it)
+	if [ "$b" = build ]; then ST_BIN="$TOP/stcluster"; else ST_BIN="$TOP/$b/stcluster"; fi
+	ST=$ST_BIN
+	[ "$b" = build ] || ST="$R/stcluster-$b"
+	export ST ST_BIN
+	if [ ! -x "$ST_BIN" ]; then
+		echo "not ok - $name: binary $ST_BIN missing (run make all sanitize)" >"$R/out.$n"
 		say fail "$name"
 		show "$R/out.$n"
 		return
@@ -161,6 +186,7 @@ one_at_a_time() { grep -q '^# run.sh: one at a time' "$1" && echo 1 || echo 0; }
 
 for b in $builds; do
 	[ "$b" = build-fuzz ] && continue
+	[ "$b" = build ] || san_wrapper "$b"
 	if [ -z "$pattern" ] || echo "unit" | grep -q "$pattern"; then
 		n=$((n + 1))
 		printf "kind=unit b=%s file= fn= excl=0 name='[%s] unit'\n" "$b" "$b" >"$R/job.$n"

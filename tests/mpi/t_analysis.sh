@@ -487,7 +487,7 @@ t_man_page_covers_every_option_and_subcommand() {
 	# the page the build made is the one this binary writes
 	case "$ST" in
 	"$TOP/stcluster") built="$TOP/build/stcluster.1" ;;
-	*) built="$(dirname "$ST")/stcluster.1" ;;
+	*) built="$(dirname "$ST_BIN")/stcluster.1" ;;
 	esac
 	cmp -s stcluster.1 "$built" || fail "$built is not what $ST --help-man writes" || return 1
 	if command -v man >/dev/null; then

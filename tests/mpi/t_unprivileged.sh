@@ -16,7 +16,7 @@ t_unprivileged_run() {
 	# the binary is copied so a checkout nobody cannot read does not matter
 	chmod 755 "$T"
 	mkdir u u/target
-	cp "$ST" u/stcluster
+	cp "$ST_BIN" u/stcluster
 	cp "$TOP/tests/lsan.supp" u/
 	chown -R nobody: u
 	expect_eq "$(as_nobody id -u)" "$(id -u nobody)" "running as nobody" || return 1
