@@ -37,6 +37,8 @@
 #define LL_BYE 'b'  /* the job ends in order */
 /* and another rank, before it ends because rank 0 went silent: */
 #define LL_SILENT 's'
+/* or on a signal (then the signal's number, one byte): */
+#define LL_SIGNAL 'g'
 
 struct st_watch {
 	int rank, size;
@@ -164,16 +166,26 @@ static void rank_gone(struct st_watch *w, int r, int err)
 	st_watch_abort(w, r, reason);
 }
 
-/* A signal from mpirun or the user: record it and end rank 0 with the
- * exit status of an aborted run (3). */
-static void ended_by_signal(struct st_watch *w, int sig)
+/* Rank r got signal sig from mpirun or the user: recorded with no rank to
+ * blame. mpirun signals every rank at once on Ctrl-C, so the first rank to
+ * get it may be any; each other rank says so on its lifeline before it
+ * ends, so that its lifeline's close is not taken for a failure. */
+static void signalled(struct st_watch *w, int r, int sig)
 {
 	char place[128], reason[512];
 	st_watch_place(w, place, sizeof(place));
 	snprintf(reason, sizeof(reason),
-		 "rank 0 got %s during %s (mpirun sends SIGTERM when a rank fails or on Ctrl-C)",
-		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP", place);
+		 "rank %d got %s during %s (mpirun sends SIGTERM when a rank fails or on Ctrl-C)", r,
+		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "a signal",
+		 place);
 	st_watch_abort(w, -1, reason);
+}
+
+/* A signal from mpirun or the user: record it and end rank 0 with the
+ * exit status of an aborted run (3). */
+static void ended_by_signal(struct st_watch *w, int sig)
+{
+	signalled(w, 0, sig);
 	end_on_signal(w);
 }
 
@@ -274,6 +286,9 @@ static void *watch_thread(void *arg)
 			ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
 			if (got > 0 && memchr(b, LL_SILENT, (size_t)got))
 				rank0_silent(w, who[i]);
+			const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
+			if (g)
+				signalled(w, who[i], (unsigned char)g[1]);
 			if (got > 0 || (got < 0 && (errno == EAGAIN || errno == EINTR)))
 				continue;
 			int r = who[i], err = got < 0 ? errno : 0;
@@ -333,8 +348,12 @@ static void *lifeline_thread(void *arg)
 			/* mpirun's SIGTERM (a rank failed, Ctrl-C): this rank's files go
 			 * with it, so an interrupted run leaves nothing on the target */
 			struct signalfd_siginfo si;
-			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
+			if (read(w->sfd, &si, sizeof(si)) == sizeof(si)) {
+				char m[2] = { LL_SIGNAL, (char)si.ssi_signo };
+				if (w->lifeline >= 0)
+					(void)!send(w->lifeline, m, sizeof(m), MSG_NOSIGNAL);
 				end_on_signal(w);
+			}
 		}
 		if (w->lifeline < 0)
 			continue; /* no lifeline: signals only */
