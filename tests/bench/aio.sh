@@ -7,15 +7,24 @@
 #   the backing disk), at depth AIO_DEPTHS ("1 8 32"):
 #     4 KiB random read and random write (every block once; write with fsync at the end)
 #     1 MiB sequential write (fsync at the end) then read
+#   and, with vmnfs in AIO_FS, on the kernel NFS client of a VM lab guest (tests/lab: a QEMU
+#   guest mounting nfs-ganesha with vers=4.2; O_DIRECT, so every call crosses the wire), at
+#   depth AIO_VM_DEPTHS ("1 8"), file AIO_VM_SIZE (16m): there the ratio is the point (a guest
+#   under TCG emulation is slow), and the fio is AIO_GUEST_FIO, one that runs in the guest
+#   (Debian's links some 60 libraries a lab guest lacks: build one outside the project, e.g.
+#   ./configure --disable-rados --disable-rbd --disable-gfapi --disable-numa --disable-rdma
+#   --disable-http --disable-pmem --disable-libnfs && make, which needs only libc, libm, zlib
+#   and libaio)
 #   stcluster: one rank, one thread, --iodepth D (io_uring; depth 1 = pread/pwrite);
 #   fio: ioengine=io_uring and ioengine=libaio, iodepth=D (at depth 1 also psync), one job.
 #   IOR (-a POSIX, depth 1 only: it has no queue) when AIO_IOR points to an ior binary built
 #   outside the project.
 # Every figure is the median of AIO_REPS repeats (tools interleaved, their order rotated); the
-# ratio is stcluster / the better fio engine at that depth; target >= 1.0. A MISS is information.
+# ratio is stcluster / the best fio engine at that depth (psync too at depth 1); target >= 1.0. A MISS is information.
 #
-# Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (3), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4"),
-# AIO_IOR (none), AIO_BACKING_DIR (/var/tmp: where the ext4 image lives), STCLUSTER.
+# Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (3), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
+# also vmnfs), AIO_IOR (none), AIO_BACKING_DIR (/var/tmp: where the ext4 image lives),
+# AIO_VM_DEPTHS, AIO_VM_SIZE, AIO_GUEST_FIO, STCLUSTER.
 # Everything it creates (mounts, the loop device, the image, work files) is removed on exit.
 
 set -u
@@ -30,13 +39,20 @@ SIZE=${AIO_SIZE:-128m}
 FSES=${AIO_FS:-"tmpfs ext4"}
 IOR=${AIO_IOR:-}
 BACKING=${AIO_BACKING_DIR:-/var/tmp}
-WORK='' MNT_T='' MNT_E='' LOOP='' IMG=''
+VM_DEPTHS=${AIO_VM_DEPTHS:-"1 8"}
+VM_SIZE=${AIO_VM_SIZE:-16m}
+GUEST_FIO=${AIO_GUEST_FIO:-}
+WORK='' MNT_T='' MNT_E='' LOOP='' IMG='' VM_UP='' VM_MNT=''
+# where a tool runs: ON (empty: here; else the guest's prefix), SCR its scratch directory, FIO
+ON='' SCR='' FIO=fio
 T_START=$(date +%s)
 # mpirun as the tests run it (as root here): without it IOR's column stayed empty
 # shellcheck disable=SC1091
 . "$ROOT/tests/mpienv.sh"
 
 cleanup() {
+	[ -n "$VM_MNT" ] && { vm_on "$VM_GUEST" umount "$VM_MNT" || echo "aio bench: could not unmount $VM_MNT in $VM_GUEST" >&2; }
+	[ -n "$VM_UP" ] && { vm_lab_down || echo "aio bench: the VM lab did not come down" >&2; }
 	for m in $MNT_T $MNT_E; do
 		grep -qs " $m " /proc/mounts && { umount "$m" || echo "aio bench: could not unmount $m" >&2; }
 	done
@@ -52,9 +68,18 @@ BENCH="aio bench"
 [ "$(id -u)" = 0 ] || die "needs root (tmpfs and loop mounts)"
 [ -x "$ST_SRC" ] || die "$ST_SRC is missing: run make first"
 command -v fio >/dev/null || die "fio not found (apt-get install fio)"
+case " $FSES " in *" vmnfs "*)
+	[ -n "$GUEST_FIO" ] && [ -x "$GUEST_FIO" ] ||
+		die "vmnfs needs AIO_GUEST_FIO, a fio binary that runs in a lab guest (see the head of $0)"
+	ldd "$GUEST_FIO" | awk '$3 ~ /^\// { print $3 }' | xargs -r dpkg -S 2>/dev/null | cut -d: -f1 | sort -u |
+		grep -vxE 'libc6|zlib1g|libaio1|liburing2' | grep . &&
+		die "$GUEST_FIO needs the packages above, which a lab guest does not have"
+	;;
+esac
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/stbench-aio.XXXXXX") || die "mktemp failed"
+SCR=$WORK
 : >"$WORK/results"
-ST=$WORK/stcluster
+ST=$WORK/stcluster STENV='' SIZE0=$SIZE DEPTHS0=$DEPTHS IOR0=$IOR
 cp "$ST_SRC" "$ST" || die "cannot copy $ST_SRC"
 BYTES=$(to_bytes "$SIZE")
 
@@ -66,34 +91,34 @@ fio_num() {
 
 # run_st DIR DIRECT DEPTH BLOCK PHASES -> "phase figure" lines (iops for 4k, MB/s for 1m)
 run_st() {
-	db=$WORK/st.db
-	rm -f "$db"
-	"$ST" --engine posix --target "$1" --direct "$2" --iodepth "$3" --block "$4" --size "$SIZE" \
+	db=$SCR/st.db
+	$ON rm -f "$db"
+	$ON $STENV "$ST" --engine posix --target "$1" --direct "$2" --iodepth "$3" --block "$4" --size "$SIZE" \
 		--phases "$5" --fsync on --bind none --db "$db" --quiet >"$WORK/st.out" 2>&1 ||
 		{ sed 's/^/    st: /' "$WORK/st.out" | tail -3 >&2; return 1; }
 	col=iops
 	[ "$4" = 1m ] && col=agg_mbps
-	"$ST" query --db "$db" "SELECT phase, $col FROM result" --format csv | sed 1d | tr ',' ' '
-	"$ST" query --db "$db" "SELECT DISTINCT io_mode FROM thread_result" --format csv | sed 1d >"$WORK/mode"
+	$ON "$ST" query --db "$db" "SELECT phase, $col FROM result" --format csv | sed 1d | tr ',' ' '
+	$ON "$ST" query --db "$db" "SELECT DISTINCT io_mode FROM thread_result" --format csv | sed 1d >"$WORK/mode"
 }
 
 # run_fio DIR DIRECT DEPTH ENGINE RW BS -> the figure (iops for 4k, MB/s for 1m)
 run_fio() {
 	f=$WORK/f.json
-	rm -f "$1"/fio.*
+	$ON sh -c "rm -f '$1'/fio.*"
 	# writes: into a fresh file, allocated as it is written (stcluster's write phase
 	# creates its file inside the timed phase; fio would otherwise fallocate it first)
 	# random writes overwrite a file laid out before, as stcluster's randwrite does
 	fsync=""
 	case $5 in write) fsync="--end_fsync=1 --fallocate=none" ;; randwrite) fsync=--end_fsync=1 ;; esac
 	if [ "$5" != write ]; then # lay it out first, untimed
-		fio --name=lay --directory="$1" --filename=fio.0 --rw=write --bs=1m --size="$SIZE" \
+		$ON "$FIO" --name=lay --directory="$1" --filename=fio.0 --rw=write --bs=1m --size="$SIZE" \
 			--ioengine=psync --direct="$2" >/dev/null 2>&1
 	fi
-	fio --output-format=json --output="$f" --name=j --directory="$1" --filename=fio.0 --rw="$5" \
-		--bs="$6" --size="$SIZE" --ioengine="$4" --iodepth="$3" --direct="$2" $fsync >"$WORK/fio.err" 2>&1 ||
-		{ head -3 "$WORK/fio.err" >&2; rm -f "$1"/fio.*; return 1; }
-	rm -f "$1"/fio.*
+	$ON "$FIO" --output-format=json --name=j --directory="$1" --filename=fio.0 --rw="$5" \
+		--bs="$6" --size="$SIZE" --ioengine="$4" --iodepth="$3" --direct="$2" $fsync >"$f" 2>"$WORK/fio.err" ||
+		{ head -3 "$WORK/fio.err" >&2; $ON sh -c "rm -f '$1'/fio.*"; return 1; }
+	$ON sh -c "rm -f '$1'/fio.*"
 	d=read
 	case $5 in *write) d=write ;; esac
 	if [ "$6" = 1m ]; then
@@ -115,6 +140,7 @@ run_ior() {
 }
 
 mount_fs() {
+	ON='' SCR=$WORK FIO=fio ST=$WORK/stcluster STENV='' SIZE=$SIZE0 DEPTHS=$DEPTHS0 IOR=$IOR0
 	case $1 in
 	tmpfs)
 		MNT_T=$(mktemp -d "$WORK/tmpfs.XXXXXX")
@@ -130,6 +156,24 @@ mount_fs() {
 		mount "$LOOP" "$MNT_E" || die "mount $LOOP failed"
 		DIR=$MNT_E DIRECT=on FDIRECT=1
 		;;
+	vmnfs)
+		# the project's VM lab (tests/lab/vmtest.sh), one guest; its stcluster is the
+		# repository's, over the lab's share, and runs as a singleton
+		TOP=$ROOT
+		fail() { echo "$BENCH: $*" >&2; return 1; }
+		# shellcheck disable=SC1091
+		. "$ROOT/tests/lab/vmtest.sh"
+		VM_UP=1
+		vm_lab >"$WORK/vm.log" 2>&1 || { tail -20 "$WORK/vm.log" >&2; die "the VM lab did not come up"; }
+		VM_GUEST=${VMLAB_GUESTS%% *}
+		ON="vm_on $VM_GUEST" SCR=/root/stbench FIO=$SCR/fio ST=$ST_SRC
+		STENV="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"
+		$ON mkdir -p "$SCR/nfs" || die "mkdir in $VM_GUEST failed"
+		$ON sh -c "cat >'$FIO' && chmod 755 '$FIO'" <"$GUEST_FIO" || die "copying fio into $VM_GUEST failed"
+		$ON mount -t nfs -o vers=4.2 "$VMLAB_SERVER:/export" "$SCR/nfs" || die "the NFS mount in $VM_GUEST failed"
+		VM_MNT=$SCR/nfs
+		DIR=$VM_MNT DIRECT=on FDIRECT=1 SIZE=$VM_SIZE DEPTHS=$VM_DEPTHS IOR=''
+		;;
 	esac
 }
 
@@ -138,7 +182,7 @@ echo "file $SIZE, one thread, medians of $REPS (tools interleaved); 4k: IOPS, 1m
 for fs in $FSES; do
 	mount_fs "$fs"
 	echo
-	echo "== $fs ($DIR, direct=$FDIRECT) ==  [$(load)]"
+	echo "== $fs ($DIR, direct=$FDIRECT, file $SIZE$([ -n "$ON" ] && echo ", in guest $VM_GUEST: $($ON "$FIO" --version), $($ON uname -r)")) ==  [$(load)]"
 	for d in $DEPTHS; do
 		r=0
 		while [ "$r" -lt "$REPS" ]; do
@@ -176,14 +220,20 @@ for fs in $FSES; do
 	printf '\n  %-5s %-9s %-16s %-16s %-16s %-16s %-10s %-7s %-6s %s\n' depth workload stcluster "fio io_uring" "fio libaio" "fio psync/IOR" "st/best" target "" "st mode"
 	for d in $DEPTHS; do
 		for ph in randread randwrite write read; do
-			s=$(med "$fs.$d.st.$ph") u=$(med "$fs.$d.uring.$ph") a=$(med "$fs.$d.aio.$ph")
-			best=$(awk -v u="$u" -v a="$a" 'BEGIN { if (u == "nan") print a; else if (a == "nan" || u + 0 > a + 0) print u; else print a }')
-			rb=$(ratio "$s" "$best")
+			s=$(med "$fs.$d.st.$ph") u=$(med "$fs.$d.uring.$ph") a=$(med "$fs.$d.aio.$ph") p=nan
 			other="-"
 			if [ "$d" = 1 ]; then
 				p=$(med "$fs.$d.psync.$ph") i=$(med "$fs.$d.ior.$ph")
 				other="$(fmt "$p")$([ "$i" != nan ] && echo "/$(fmt "$i")")"
 			fi
+			# the best fio engine at this depth: psync too at depth 1, where stcluster is
+			# synchronous
+			best=$(awk -v u="$u" -v a="$a" -v p="$p" 'BEGIN { b = "nan"
+				if (u != "nan") b = u
+				if (a != "nan" && (b == "nan" || a + 0 > b + 0)) b = a
+				if (p != "nan" && (b == "nan" || p + 0 > b + 0)) b = p
+				print b }')
+			rb=$(ratio "$s" "$best")
 			label=$ph
 			case $ph in rand*) label="4k $ph" ;; *) label="1m $ph" ;; esac
 			printf '  %-5s %-14s %-16s %-16s %-16s %-16s %-10s %-7s %s\n' "$d" "$label" \
