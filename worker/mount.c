@@ -441,10 +441,7 @@ static int mi_count_dev(const char *text, unsigned major, unsigned minor, int sk
 
 /* The first process (by /proc order) whose mount namespace is not ours
  * and shows device major:minor: its pid, 0 when none, -errno when /proc
- * cannot be read. Another namespace's copy of a mount (ip netns exec,
- * unshare -m, a container started while it was mounted) keeps the
- * superblock, and with it the page cache, alive across our umount. Each
- * namespace is read once. */
+ * cannot be read. Each namespace is read once. */
 static int other_ns_holder(unsigned major, unsigned minor)
 {
 	struct stat self;
@@ -1478,13 +1475,12 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 	int old_id = e->mount_id;
 	int shared = mi_count_dev(mi, e->major, e->minor, e->mount_id) > 0;
 	unsigned major = e->major, minor = e->minor;
-	int holder = shared ? 0 : other_ns_holder(major, minor);
 
+	/* the umount, then the mount, with the same source, type and options
+	 * (as st_mount_apply does; here apart, to look in between) */
 	char why[ST_ERR_MAX];
-	rc = st_mount_apply(source, fstype, options, canon, 0, why, sizeof(why));
-	if (rc < 0) {
-		/* refused before anything changed (busy): fall back; mounted
-		 * nothing after a successful umount: that is an error */
+	if ((rc = do_umount(canon, why, sizeof(why))) < 0) {
+		/* refused before anything changed (busy): fall back */
 		int still = mounted_at(canon, e, msg, n);
 		if (still == 1 && e->mount_id == old_id) {
 			int rc2 = drop_host_caches(msg, n);
@@ -1498,6 +1494,17 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		}
 		goto out_free;
 	}
+	/* a copy of the mount that outlived the umount (another namespace's,
+	 * made private: ip netns exec, unshare -m, a container started while it
+	 * was mounted) keeps the superblock, and the mount below would get it
+	 * back with its cache; a copy that the umount reached (a slave, as
+	 * systemd's services have) went with it */
+	int holder = shared ? 0 : other_ns_holder(major, minor);
+	if ((rc = do_mount(canon, source, fstype, options, why, sizeof(why))) < 0) {
+		/* mounted nothing after a successful umount: that is an error */
+		set_msg(msg, n, "%s", why);
+		goto out_free;
+	}
 	if (shared || holder > 0) {
 		if ((rc = drop_host_caches(msg, n)))
 			goto out_free;
@@ -1509,8 +1516,9 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 				major, minor);
 		else
 			set_msg(msg, n,
-				"remounted, and drop_caches too: the mount namespace of pid %d shows "
-				"device %u:%u (its copy keeps the superblock and its cache)",
+				"remounted, and drop_caches too: the mount namespace of pid %d still "
+				"showed device %u:%u after the umount (its copy keeps the superblock and "
+				"its cache)",
 				holder, major, minor);
 	} else {
 		set_msg(method, method_n, "remount");

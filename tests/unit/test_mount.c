@@ -775,8 +775,10 @@ out:
 }
 
 /* A child that holds a copy of the caller's mounts in a mount namespace of
- * its own until *release is closed: its pid, or -1. */
-static pid_t namespace_copy(int *release)
+ * its own until *release is closed: its pid, or -1. With slave, its copies
+ * are slaves (an umount here reaches them, as it does systemd's services'
+ * namespaces); else they keep the caller's propagation. */
+static pid_t namespace_copy(int *release, int slave)
 {
 	int ready[2], hold[2];
 	if (pipe(ready) < 0)
@@ -790,7 +792,10 @@ static pid_t namespace_copy(int *release)
 	if (pid == 0) {
 		close(ready[0]);
 		close(hold[1]);
-		char c = unshare(CLONE_NEWNS) == 0 ? 'y' : 'n';
+		char c = unshare(CLONE_NEWNS) == 0 &&
+				 (!slave || mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
+			 ? 'y'
+			 : 'n';
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
 		while (read(hold[0], &c, 1) < 0 && errno == EINTR)
@@ -891,11 +896,34 @@ static void ext4_drop_caches_here(void)
 	CHECK(file_matches(path, len, 3));
 	CHECK(resident_pages(path) > 0);
 
-	/* a copy of the mount in another process's namespace keeps the
-	 * superblock and its pages across the umount: named, and drop_caches
-	 * too */
+	/* a slave copy in another process's namespace goes with the umount (as
+	 * on a systemd host, whose mounts are shared: an umount reaches the
+	 * copies under the parent's peers and slaves): a plain remount still
+	 * empties the cache */
 	int release = -1;
-	pid_t copy = namespace_copy(&release);
+	CHECK(mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL) == 0);
+	pid_t copy = namespace_copy(&release, 1);
+	CHECK(copy > 0);
+	if (copy > 0) {
+		rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg,
+				    sizeof(msg));
+		report_mount_rc("drop caches, a namespace's slave copy", rc, msg);
+		CHECK_EQ_INT(rc, 0);
+		if (strcmp(method, "remount") != 0)
+			fprintf(stderr, "    method %s: %s\n", method, msg);
+		CHECK(strcmp(method, "remount") == 0);
+		CHECK_EQ_INT(resident_pages(path), 0);
+		close(release);
+		CHECK(waitpid(copy, NULL, 0) == copy);
+		CHECK(file_matches(path, len, 3));
+		CHECK(resident_pages(path) > 0);
+	}
+	CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+
+	/* a private copy in another process's namespace (ganesha's, under
+	 * unshare --mount --propagation private) keeps the superblock and its
+	 * pages across the umount: named, and drop_caches too */
+	copy = namespace_copy(&release, 0);
 	CHECK(copy > 0);
 	if (copy > 0) {
 		rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg,
