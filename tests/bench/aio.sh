@@ -24,7 +24,8 @@
 #
 # Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (3), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
 # also vmnfs), AIO_IOR (none), AIO_BACKING_DIR (/var/tmp: where the ext4 image lives),
-# AIO_VM_DEPTHS, AIO_VM_SIZE, AIO_GUEST_FIO, STCLUSTER.
+# AIO_VM_DEPTHS, AIO_VM_SIZE, AIO_GUEST_FIO, AIO_KINDS ("4k 1m": the 4 KiB random pair, the
+# 1 MiB sequential pair, or one of them), STCLUSTER.
 # Everything it creates (mounts, the loop device, the image, work files) is removed on exit.
 
 set -u
@@ -40,6 +41,9 @@ FSES=${AIO_FS:-"tmpfs ext4"}
 IOR=${AIO_IOR:-}
 BACKING=${AIO_BACKING_DIR:-/var/tmp}
 VM_DEPTHS=${AIO_VM_DEPTHS:-"1 8"}
+KINDS=${AIO_KINDS:-"4k 1m"}
+# kind K: 0 when AIO_KINDS has K
+kind() { case " $KINDS " in *" $1 "*) return 0 ;; esac; return 1; }
 VM_SIZE=${AIO_VM_SIZE:-16m}
 GUEST_FIO=${AIO_GUEST_FIO:-}
 WORK='' MNT_T='' MNT_E='' LOOP='' IMG='' VM_UP='' VM_MNT=''
@@ -191,11 +195,15 @@ for fs in $FSES; do
 			for tool in $(rot "$tools" "$r"); do
 				case $tool in
 				st)
-					run_st "$DIR" "$DIRECT" "$d" 4k randread,randwrite >"$WORK/o" &&
-						while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
+					if kind 4k; then
+						run_st "$DIR" "$DIRECT" "$d" 4k randread,randwrite >"$WORK/o" &&
+							while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
+					fi
+					if kind 1m; then
+						run_st "$DIR" "$DIRECT" "$d" 1m write,read >"$WORK/o" &&
+							while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
+					fi
 					put "$fs.$d.mode" "$(tr ' ' '_' <"$WORK/mode" | head -n 1)"
-					run_st "$DIR" "$DIRECT" "$d" 1m write,read >"$WORK/o" &&
-						while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
 					;;
 				uring | aio | psync)
 					eng=$tool
@@ -204,6 +212,7 @@ for fs in $FSES; do
 					for w in "randread 4k" "randwrite 4k" "write 1m" "read 1m"; do
 						# shellcheck disable=SC2086
 						set -- $w
+						kind "$2" || continue
 						putv "$fs.$d.$tool.$1" "$(run_fio "$DIR" "$FDIRECT" "$d" "$eng" "$1" "$2")"
 					done
 					;;
@@ -220,6 +229,7 @@ for fs in $FSES; do
 	printf '\n  %-5s %-9s %-16s %-16s %-16s %-16s %-10s %-7s %-6s %s\n' depth workload stcluster "fio io_uring" "fio libaio" "fio psync/IOR" "st/best" target "" "st mode"
 	for d in $DEPTHS; do
 		for ph in randread randwrite write read; do
+			case $ph in rand*) kind 4k || continue ;; *) kind 1m || continue ;; esac
 			s=$(med "$fs.$d.st.$ph") u=$(med "$fs.$d.uring.$ph") a=$(med "$fs.$d.aio.$ph") p=nan
 			other="-"
 			if [ "$d" = 1 ]; then
