@@ -817,6 +817,37 @@ static pid_t namespace_copy(int *release, int slave)
 	return pid;
 }
 
+/* Drop the caches of mnt (ext4 on img, data in path, len bytes of pattern
+ * 3) while a child holds a copy of the mount, a slave one or a private one
+ * (namespace_copy): the method each calls for, every page dropped, and the
+ * data still there. */
+static void drop_beside_a_copy(const char *mnt, const char *img, const char *path, size_t len,
+			       int slave)
+{
+	int release = -1;
+	pid_t copy = namespace_copy(&release, slave);
+	CHECK(copy > 0);
+	if (copy <= 0)
+		return;
+	char msg[ST_ERR_MAX], method[32], want[64] = "";
+	int rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	report_mount_rc(slave ? "drop caches beside a slave copy" : "drop caches beside a private copy",
+			rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	const char *want_method = slave ? "remount" : "remount+drop_caches";
+	if (!slave)
+		snprintf(want, sizeof(want), "namespace of pid %ld ", (long)copy);
+	if (strcmp(method, want_method) != 0 || !strstr(msg, want))
+		fprintf(stderr, "    method %s: %s\n", method, msg);
+	CHECK(strcmp(method, want_method) == 0);
+	CHECK(strstr(msg, want));
+	CHECK_EQ_INT(resident_pages(path), 0);
+	close(release);
+	CHECK(waitpid(copy, NULL, 0) == copy);
+	CHECK(file_matches(path, len, 3));
+	CHECK(resident_pages(path) > 0);
+}
+
 static void ext4_drop_caches_here(void);
 
 /* ext4 on a loop device: caches that a remount and drop_caches really
@@ -900,47 +931,13 @@ static void ext4_drop_caches_here(void)
 	 * on a systemd host, whose mounts are shared: an umount reaches the
 	 * copies under the parent's peers and slaves): a plain remount still
 	 * empties the cache */
-	int release = -1;
 	CHECK(mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL) == 0);
-	pid_t copy = namespace_copy(&release, 1);
-	CHECK(copy > 0);
-	if (copy > 0) {
-		rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg,
-				    sizeof(msg));
-		report_mount_rc("drop caches, a namespace's slave copy", rc, msg);
-		CHECK_EQ_INT(rc, 0);
-		if (strcmp(method, "remount") != 0)
-			fprintf(stderr, "    method %s: %s\n", method, msg);
-		CHECK(strcmp(method, "remount") == 0);
-		CHECK_EQ_INT(resident_pages(path), 0);
-		close(release);
-		CHECK(waitpid(copy, NULL, 0) == copy);
-		CHECK(file_matches(path, len, 3));
-		CHECK(resident_pages(path) > 0);
-	}
+	drop_beside_a_copy(mnt, img, path, len, 1);
 	CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
-
-	/* a private copy in another process's namespace (ganesha's, under
-	 * unshare --mount --propagation private) keeps the superblock and its
-	 * pages across the umount: named, and drop_caches too */
-	copy = namespace_copy(&release, 0);
-	CHECK(copy > 0);
-	if (copy > 0) {
-		rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg,
-				    sizeof(msg));
-		report_mount_rc("drop caches, a namespace's copy alive", rc, msg);
-		CHECK_EQ_INT(rc, 0);
-		CHECK(strcmp(method, "remount+drop_caches") == 0);
-		char want[64];
-		snprintf(want, sizeof(want), "namespace of pid %ld ", (long)copy);
-		if (!strstr(msg, want))
-			fprintf(stderr, "    method %s: %s\n", method, msg);
-		CHECK(strstr(msg, want));
-		CHECK_EQ_INT(resident_pages(path), 0);
-		close(release);
-		CHECK(waitpid(copy, NULL, 0) == copy);
-		CHECK(file_matches(path, len, 3));
-	}
+	/* a private copy (ganesha's, under unshare --mount --propagation
+	 * private) keeps the superblock and its pages across the umount: named,
+	 * and drop_caches too */
+	drop_beside_a_copy(mnt, img, path, len, 0);
 
 	/* busy (an open directory on it): umount refused, drop_caches instead */
 	int busy = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
