@@ -1495,10 +1495,11 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		goto out_free;
 	}
 	/* a copy of the mount that outlived the umount (another namespace's,
-	 * made private: ip netns exec, unshare -m, a container started while it
-	 * was mounted) keeps the superblock, and the mount below would get it
-	 * back with its cache; a copy that the umount reached (a slave, as
-	 * systemd's services have) went with it */
+	 * made private: unshare -m, whose propagation is private by default, or
+	 * a container started while it was mounted) keeps the superblock, and
+	 * the mount below would get it back with its cache; a copy that the
+	 * umount reached (a slave: systemd's services, ip netns exec) went with
+	 * it */
 	int holder = shared ? 0 : other_ns_holder(major, minor);
 	if ((rc = do_mount(canon, source, fstype, options, why, sizeof(why))) < 0) {
 		/* mounted nothing after a successful umount: that is an error */

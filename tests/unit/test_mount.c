@@ -852,9 +852,9 @@ static void ext4_drop_caches_here(void);
 
 /* ext4 on a loop device: caches that a remount and drop_caches really
  * empty. In a private mount namespace of the test's own, so that no other
- * process's new namespace (ip netns exec in a lab test running alongside)
- * copies the mount and keeps its superblock alive; that case is made on
- * purpose inside. */
+ * process's new namespace (ganesha's private one, tests/lab/ganesha.sh, in a
+ * lab test running alongside) copies the mount and keeps its superblock
+ * alive; that case is made on purpose inside. */
 static void ext4_drop_caches(void)
 {
 	if (!is_root()) {
