@@ -2,6 +2,7 @@
  * runner.c - runs every unit test table; an optional argument selects the
  * tests whose name contains it.
  */
+#include "../../common/util.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -12,6 +13,16 @@
 int unit_failures;
 
 static char tmp_template[256];
+
+char *unit_slurp(const char *path)
+{
+	char *text = NULL;
+	int rc = st_read_file(path, &text);
+	if (rc)
+		fprintf(stderr, "    %s: %s (the unit runner must start in the repository root)\n",
+			path, strerror(-rc));
+	return text;
+}
 
 const char *unit_tmpdir(void)
 {

@@ -42,36 +42,6 @@ static int opts_of(const struct st_config *cfg, uint64_t index, char *out, size_
 	return st_mount_options(cfg, &c, out, n);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "    %s: %s (the unit runner must start in the repository root)\n",
-			path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	size_t r;
-	while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += r;
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
 static int is_root(void)
 {
 	if (geteuid() == 0)
@@ -84,7 +54,7 @@ static int is_root(void)
 /* Lines of /proc/self/mounts naming path (as the kernel escapes it). */
 static int mounts_naming(const char *path)
 {
-	char *m = slurp("/proc/self/mounts");
+	char *m = unit_slurp("/proc/self/mounts");
 	int count = 0;
 	for (char *p = m; p && (p = strstr(p, path)); p++)
 		count++;
@@ -95,7 +65,7 @@ static int mounts_naming(const char *path)
 /* Mounts exactly on path, from mountinfo. */
 static int mounts_on(const char *path)
 {
-	char *mi = slurp("/proc/self/mountinfo");
+	char *mi = unit_slurp("/proc/self/mountinfo");
 	char want[PATH_MAX + 2];
 	snprintf(want, sizeof(want), " %s ", path);
 	int count = 0;
@@ -294,7 +264,7 @@ static void options_refused(void)
 
 static void mountinfo_fixtures(void)
 {
-	char *mi = slurp("tests/fixtures/mountinfo.txt");
+	char *mi = unit_slurp("tests/fixtures/mountinfo.txt");
 	CHECK(mi != NULL);
 	if (!mi)
 		return;
@@ -376,7 +346,7 @@ static void mountinfo_fixtures(void)
 
 static void mountstats_fixtures(void)
 {
-	char *ms = slurp("tests/fixtures/mountstats.txt");
+	char *ms = unit_slurp("tests/fixtures/mountstats.txt");
 	CHECK(ms != NULL);
 	if (!ms)
 		return;
@@ -424,8 +394,8 @@ static void effective_of(const char *mi, const char *ms, const char *mp, int sta
 
 static void effective_nfs(void)
 {
-	char *mi = slurp("tests/fixtures/mountinfo.txt");
-	char *ms = slurp("tests/fixtures/mountstats.txt");
+	char *mi = unit_slurp("tests/fixtures/mountinfo.txt");
+	char *ms = unit_slurp("tests/fixtures/mountstats.txt");
 	CHECK(mi && ms);
 	if (!mi || !ms)
 		goto out;
@@ -499,7 +469,7 @@ out:
 
 static void effective_other(void)
 {
-	char *mi = slurp("tests/fixtures/mountinfo.txt");
+	char *mi = unit_slurp("tests/fixtures/mountinfo.txt");
 	CHECK(mi != NULL);
 	if (!mi)
 		return;
@@ -986,7 +956,7 @@ static void mount_over_and_restore(void)
 	CHECK_EQ_INT(run(access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount", argv),
 		     0);
 	CHECK_EQ_INT(write_file(path, 4096, 9), 0);
-	char *before = slurp("/proc/self/mountinfo");
+	char *before = unit_slurp("/proc/self/mountinfo");
 	struct st_mountinfo_entry *e0 = malloc(sizeof(*e0)), *e1 = malloc(sizeof(*e1));
 	CHECK(e0 && e1 && st_mountinfo_find(before, mnt, e0) == 0);
 	CHECK_EQ_INT(st_mount_check_target(mnt, 0, msg, sizeof(msg)), -EBUSY);
@@ -1015,7 +985,7 @@ static void mount_over_and_restore(void)
 	CHECK_EQ_INT(st_mount_release(&s, 0, msg, sizeof(msg)), 0);
 	CHECK_EQ_INT(s.our_id, 0);
 	CHECK_EQ_INT(st_mount_release(&s, 0, msg, sizeof(msg)), 0); /* nothing left: fine */
-	char *after = slurp("/proc/self/mountinfo");
+	char *after = unit_slurp("/proc/self/mountinfo");
 	CHECK(after && st_mountinfo_find(after, mnt, e1) == 0);
 	CHECK(e1->mount_id == e0->mount_id && !strcmp(e1->super_opts, e0->super_opts) &&
 	      !strcmp(e1->mount_opts, e0->mount_opts) && !strcmp(e1->source, "users-own"));

@@ -14,35 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "    %s: %s (the unit runner must start in the repository root)\n",
-			path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, len = 0, r;
-	char *buf = malloc(cap);
-	while (buf && (r = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += r;
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
 static const struct st_rpc_op *op_of(const struct st_rpc_result *x, const char *name)
 {
 	for (uint32_t i = 0; i < x->nops; i++)
@@ -55,7 +26,7 @@ static const struct st_rpc_op none;
 
 static void parse_guest(void)
 {
-	char *t = slurp("tests/fixtures/mountstats-guest-1.txt");
+	char *t = unit_slurp("tests/fixtures/mountstats-guest-1.txt");
 	struct st_rpc_snap *s = calloc(1, sizeof(*s));
 	CHECK(t && s);
 	if (!t || !s)
@@ -92,7 +63,7 @@ out:
  * (tmpfs below, NFSv4 on top): the NFS one. */
 static void parse_handmade(void)
 {
-	char *t = slurp("tests/fixtures/mountstats.txt");
+	char *t = unit_slurp("tests/fixtures/mountstats.txt");
 	struct st_rpc_snap *s = calloc(1, sizeof(*s));
 	CHECK(t && s);
 	if (!t || !s)
@@ -124,9 +95,9 @@ out:
 /* The write phase and the read phase of the guest, as a rank sees them. */
 static void delta_guest(void)
 {
-	char *t0 = slurp("tests/fixtures/mountstats-guest-0.txt");
-	char *t1 = slurp("tests/fixtures/mountstats-guest-1.txt");
-	char *t2 = slurp("tests/fixtures/mountstats-guest-2.txt");
+	char *t0 = unit_slurp("tests/fixtures/mountstats-guest-0.txt");
+	char *t1 = unit_slurp("tests/fixtures/mountstats-guest-1.txt");
+	char *t2 = unit_slurp("tests/fixtures/mountstats-guest-2.txt");
 	struct st_rpc_snap *s0 = calloc(1, sizeof(*s0)), *s1 = calloc(1, sizeof(*s1)),
 			   *s2 = calloc(1, sizeof(*s2));
 	struct st_rpc_result *x = calloc(1, sizeof(*x));

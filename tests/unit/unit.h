@@ -43,4 +43,9 @@ extern const struct unit_test unit_units[], unit_options[], unit_hist[], unit_pe
 /* A fresh empty directory under $TMPDIR (or /tmp) for one test. */
 const char *unit_tmpdir(void);
 
+/* The whole of a file (a fixture, relative to the repository root, or a
+ * /proc file), NUL-terminated, to free(); NULL, said on stderr, when it
+ * cannot be read. */
+char *unit_slurp(const char *path);
+
 #endif
