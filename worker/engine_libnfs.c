@@ -496,9 +496,13 @@ static void stats_reset(struct lnfs_thread *t)
 static void lnfs_thread_rpc(void *ts, struct st_rpc_result *into)
 {
 	struct lnfs_thread *t = ts;
-	static const char *const names[LNFS_K_COUNT] = { "READ", "WRITE", "COMMIT" };
+	static const char *const names[LNFS_K_COUNT] = { "READ",   "WRITE",   "COMMIT",
+							  "LOOKUP", "CREATE",  "MKDIR",
+							  "GETATTR", "REMOVE", "RMDIR" };
 	for (int k = 0; into && k < LNFS_K_COUNT; k++) {
 		const struct lnfs_kind_stats *s = &t->stats.k[k];
+		if (k > LNFS_K_COMMIT && !s->trans && !s->ops)
+			continue; /* a metadata operation this thread never sent */
 		uint32_t i = 0;
 		while (i < into->nops && strcmp(into->op[i].name, names[k]))
 			i++;
@@ -519,7 +523,8 @@ static void lnfs_thread_rpc(void *ts, struct st_rpc_result *into)
 		o->file_sync += s->file_sync;
 		o->data_sync += s->data_sync;
 		o->unstable += s->unstable;
-		st_hist_merge(&into->hist[k], &s->hist);
+		if (k < ST_RPC_HISTS)
+			st_hist_merge(&into->hist[k], &s->hist);
 		into->sends += s->trans;
 		into->recvs += s->ops;
 	}

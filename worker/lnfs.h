@@ -131,8 +131,8 @@ struct lnfs_call {
 	int64_t sent_ns;	  /* local clock: when it was queued (its time on the wire) */
 };
 
-/* What one thread's calls of one kind (READ, WRITE, COMMIT) did: the
- * engine's own RPC counts, as rpc_stat stores them. */
+/* What one thread's calls of one kind (an NFS operation) did: the engine's
+ * own RPC counts, as rpc_stat stores them. */
 struct lnfs_kind_stats {
 	uint64_t ops;	     /* calls answered (or failed) */
 	uint64_t trans;	     /* calls sent, and resent by libnfs after a reconnection */
@@ -145,7 +145,20 @@ struct lnfs_kind_stats {
 	struct st_hist hist; /* each call's time, queued to reply */
 };
 
-enum { LNFS_K_READ, LNFS_K_WRITE, LNFS_K_COMMIT, LNFS_K_COUNT };
+/* READ, WRITE and COMMIT first: the first ST_RPC_HISTS keep their call
+ * times for rpc_stat's histograms (common/wire.h) */
+enum {
+	LNFS_K_READ,
+	LNFS_K_WRITE,
+	LNFS_K_COMMIT,
+	LNFS_K_LOOKUP,
+	LNFS_K_CREATE,
+	LNFS_K_MKDIR,
+	LNFS_K_GETATTR,
+	LNFS_K_REMOVE,
+	LNFS_K_RMDIR,
+	LNFS_K_COUNT
+};
 
 struct lnfs_stats {
 	struct lnfs_kind_stats k[LNFS_K_COUNT];

@@ -191,10 +191,32 @@ void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b)
 	b->used = 0;
 }
 
+/* The NFS operation a call is counted under (a metadata call under its
+ * own: they were all counted as READs). */
 static int kind_of(const struct lnfs_call *c)
 {
-	return c->kind == CALL_WRITE ? LNFS_K_WRITE : c->kind == CALL_COMMIT ? LNFS_K_COMMIT
-									     : LNFS_K_READ;
+	switch (c->kind) {
+	case CALL_WRITE:
+		return LNFS_K_WRITE;
+	case CALL_COMMIT:
+		return LNFS_K_COMMIT;
+	case CALL_LOOKUP:
+		return LNFS_K_LOOKUP;
+	case CALL_CREATE:
+		return LNFS_K_CREATE;
+	case CALL_MKDIR:
+		return LNFS_K_MKDIR;
+	case CALL_GETATTR:
+		return LNFS_K_GETATTR;
+	case CALL_REMOVE:
+		return LNFS_K_REMOVE;
+	case CALL_RMDIR:
+		return LNFS_K_RMDIR;
+	case CALL_READ:
+	case CALL_READ4:
+		break;
+	}
+	return LNFS_K_READ;
 }
 
 /* One call answered (err 0), expired or failed: its time, and for a READ

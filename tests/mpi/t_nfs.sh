@@ -499,6 +499,10 @@ t_nfs_workloads_metadata_and_shared_file() {
 	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --threads 2 --files 30 --phases create,remove \
 		--db "$T/r.db" --quiet || fail "remove run failed" || return 1
 	expect_eq "$(q r.db "SELECT ops FROM phase_summary WHERE phase = 'remove'")" 120 "removes" || return 1
+	# the engine's own RPC counts name each metadata call (they were once all READs)
+	expect_eq "$(q r.db "SELECT GROUP_CONCAT(op || ' ' || n, ', ') FROM (SELECT op, SUM(ops) AS n
+		FROM rpc_stat WHERE source = 'libnfs' AND phase = 'remove' AND ops > 0 GROUP BY op ORDER BY op)")" \
+		"REMOVE 120" "the remove phase's calls on the wire" || return 1
 	expect_eq "$(find "$T"/export -newer "$T/m.db" -type f | wc -l)" 0 "files left by the remove run" || return 1
 	# one shared file, 3 ranks, strided, every byte read back (also another rank's region)
 	$MPIRUN -np 3 $ST --engine libnfs --target "$URL" --layout shared --access strided --threads 2 \
