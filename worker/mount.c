@@ -441,7 +441,9 @@ static int mi_count_dev(const char *text, unsigned major, unsigned minor, int sk
 
 /* The first process (by /proc order) whose mount namespace is not ours
  * and shows device major:minor: its pid, 0 when none, -errno when /proc
- * cannot be read. Each namespace is read once. */
+ * cannot be read (then nobody knows). Each namespace is read once: once
+ * its mountinfo was read (a process that ended first leaves it to another
+ * process in it). */
 static int other_ns_holder(unsigned major, unsigned minor)
 {
 	struct stat self;
@@ -454,7 +456,7 @@ static int other_ns_holder(unsigned major, unsigned minor)
 	size_t nseen = 0, cap = 0;
 	int found = 0;
 	struct dirent *de;
-	while (!found && (de = readdir(d))) {
+	while (found == 0 && (de = readdir(d))) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 		if (*end || pid <= 0)
@@ -472,15 +474,19 @@ static int other_ns_holder(unsigned major, unsigned minor)
 		if (nseen == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
 			ino_t *grown = realloc(seen, ncap * sizeof(*grown));
-			if (!grown)
+			if (!grown) {
+				found = -ENOMEM;
 				break;
+			}
 			seen = grown;
 			cap = ncap;
 		}
-		seen[nseen++] = ns.st_ino;
 		char *text = NULL;
 		snprintf(path, sizeof(path), "/proc/%ld/mountinfo", pid);
-		if (st_read_file(path, &text) == 0 && mi_count_dev(text, major, minor, -1) > 0)
+		if (st_read_file(path, &text) != 0)
+			continue; /* ended meanwhile */
+		seen[nseen++] = ns.st_ino;
+		if (mi_count_dev(text, major, minor, -1) > 0)
 			found = (int)pid;
 		free(text);
 	}
@@ -1506,7 +1512,7 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		set_msg(msg, n, "%s", why);
 		goto out_free;
 	}
-	if (shared || holder > 0) {
+	if (shared || holder != 0) {
 		if ((rc = drop_host_caches(msg, n)))
 			goto out_free;
 		set_msg(method, method_n, "remount+drop_caches");
@@ -1515,6 +1521,11 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 				"remounted, and drop_caches too: another mount shows device %u:%u (a "
 				"shared superblock keeps its cache)",
 				major, minor);
+		else if (holder < 0)
+			set_msg(msg, n,
+				"remounted, and drop_caches too: other mount namespaces could not be "
+				"read for device %u:%u (%s), and a copy there would keep its cache",
+				major, minor, strerror(-holder));
 		else
 			set_msg(msg, n,
 				"remounted, and drop_caches too: the mount namespace of pid %d still "
