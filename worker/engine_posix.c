@@ -353,11 +353,13 @@ static void posix_dir_close(void *ts, void *dh)
 }
 
 /* Write or read [0, len) of fd, whole (EINTR and short transfers retried);
- * bytes done, or -errno. */
+ * bytes done, or -errno: a call that failed after a short transfer gives
+ * its own errno (ENOSPC, ETIMEDOUT), not a short count. */
 static ssize_t whole(struct posix_rank *r, int fd, void *buf, size_t len, int write)
 {
 	struct posix_file f = { fd, 0 };
-	return posix_xfer(r, &f, buf, len, 0, write);
+	ssize_t n = posix_xfer(r, &f, buf, len, 0, write);
+	return f.pending && n >= 0 && (size_t)n < len ? -f.pending : n;
 }
 
 static ssize_t posix_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
