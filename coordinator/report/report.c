@@ -45,11 +45,17 @@ static int run_has(sqlite3 *db, const char *run, const char *sql)
 {
 	sqlite3_stmt *st;
 	int yes = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+	/* over the run's rows only (scope.h): a view such as phase_flags would
+	 * otherwise aggregate every run ever stored before the EXISTS */
+	struct st_strbuf q = { 0 };
+	st_scope_head(db, "run_id = ?1", sql, &q);
+	st_strbuf_put(&q, sql);
+	if (!q.oom && sqlite3_prepare_v2(db, q.p, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
 		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
 		sqlite3_finalize(st);
 	}
+	st_strbuf_release(&q);
 	return yes;
 }
 
