@@ -31,7 +31,7 @@ nothing_mounted() {
 watch_mounts() {
 	vm_on "$1" bash -c 'rm -f /tmp/mounts.log /tmp/watch.tick && mkfifo -m 600 /tmp/watch.tick || exit 1
 		setsid bash -c "echo \$\$ > /tmp/watch.pid; exec 9<> /tmp/watch.tick; last=
-			for ((i = 0; i < 12000; i++)); do
+			for ((;;)); do
 				top=
 				while read -r l; do
 					case \$l in *\" $0 \"*\" - nfs\"*) top=\$l ;; esac
