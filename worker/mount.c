@@ -1425,7 +1425,8 @@ static int memory_fs(const char *fstype)
 }
 
 int st_drop_caches(const char *target, const char *source, const char *fstype,
-		   const char *options, char *method, size_t method_n, char *msg, size_t n)
+		   const char *options, int ours, char *method, size_t method_n, char *msg,
+		   size_t n)
 {
 	char canon[PATH_MAX];
 	set_msg(method, method_n, "none");
@@ -1479,6 +1480,16 @@ int st_drop_caches(const char *target, const char *source, const char *fstype,
 		goto out_free;
 	}
 	int old_id = e->mount_id;
+	if (ours >= 0 && old_id != ours) {
+		if ((rc = drop_host_caches(msg, n)))
+			goto out_free;
+		set_msg(method, method_n, "drop_caches");
+		set_msg(msg, n,
+			"not remounted: the mount on %s (id %d) is not stcluster's (%s); dropped the "
+			"host's caches",
+			canon, old_id, ours ? "whose mount is gone" : "which has none there");
+		goto out_free;
+	}
 	int shared = mi_count_dev(mi, e->major, e->minor, e->mount_id) > 0;
 	unsigned major = e->major, minor = e->minor;
 

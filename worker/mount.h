@@ -241,10 +241,15 @@ int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, s
  * only ("3" to /proc/sys/vm/drop_caches: page cache, dentries and inodes of
  * the whole host). method gets what was done: "remount",
  * "remount+drop_caches", "drop_caches" or "none"; msg says why that one,
- * and why not the other (0 or not). 0, or -errno with msg (then the target
- * may be left unmounted if the mount after a successful umount failed).
+ * and why not the other (0 or not). ours: the mount id of stcluster's mount
+ * on target (st_mount_state.our_id), the only one it may unmount: a mount
+ * on top that is not it (stcluster's is gone, a user's is in view) gets
+ * drop_caches instead; -1: not checked. 0, or -errno with msg (then the
+ * target may be left unmounted if the mount after a successful umount
+ * failed).
  */
 int st_drop_caches(const char *target, const char *source, const char *fstype,
-		   const char *options, char *method, size_t method_n, char *msg, size_t n);
+		   const char *options, int ours, char *method, size_t method_n, char *msg,
+		   size_t n);
 
 #endif

@@ -235,13 +235,21 @@ static void drop_local(void *arg)
 	struct drop_work *d = arg;
 	struct job *j = d->j;
 	char opts[ST_STR_MAX];
-	host_options(j, d->c, opts, sizeof(opts));
-	if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
-			   j->cfg.o[ST_OPT_FSTYPE].s, opts, d->res.method, sizeof(d->res.method),
-			   d->res.msg, sizeof(d->res.msg)) < 0)
+	int rc = host_options(j, d->c, opts, sizeof(opts));
+	if (rc) {
 		snprintf(d->res.method, sizeof(d->res.method), "failed");
-	/* a remount cycle made a new mount: that one is stcluster's now */
-	if (j->mnt)
+		snprintf(d->res.msg, sizeof(d->res.msg), "the mount options: %s",
+			 rc == -E2BIG ? "too long" : opts);
+		return;
+	}
+	if (st_drop_caches(j->cfg.o[ST_OPT_TARGET].s, j->cfg.o[ST_OPT_MOUNT].s,
+			   j->cfg.o[ST_OPT_FSTYPE].s, opts, j->mnt ? j->mnt->our_id : -1,
+			   d->res.method, sizeof(d->res.method), d->res.msg, sizeof(d->res.msg)) < 0)
+		snprintf(d->res.method, sizeof(d->res.method), "failed");
+	/* a remount cycle made a new mount (or, failed half-way, none): that one
+	 * is stcluster's now; without a cycle the mount on top stays whoever's
+	 * it was */
+	if (j->mnt && strcmp(d->res.method, "drop_caches") && strcmp(d->res.method, "none"))
 		st_mount_adopt(j->mnt);
 }
 

@@ -610,10 +610,10 @@ static void refusals(void)
 	CHECK(strstr(msg, "absolute"));
 	CHECK_EQ_INT(st_mount_apply("x", "tmpfs", "", NULL, 0, msg, sizeof(msg)), -EINVAL);
 	CHECK_EQ_INT(st_umount("/", msg, sizeof(msg)), -EINVAL);
-	CHECK_EQ_INT(st_drop_caches("/", NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg)),
+	CHECK_EQ_INT(st_drop_caches("/", NULL, NULL, NULL, -1, method, sizeof(method), msg, sizeof(msg)),
 		     -EINVAL);
 	CHECK(strcmp(method, "none") == 0);
-	CHECK_EQ_INT(st_drop_caches("rel", NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg)),
+	CHECK_EQ_INT(st_drop_caches("rel", NULL, NULL, NULL, -1, method, sizeof(method), msg, sizeof(msg)),
 		     -EINVAL);
 	/* mount(8) would take a leading '-' as an option */
 	CHECK_EQ_INT(st_mount_apply("-oremount", "tmpfs", "", mnt, 0, msg, sizeof(msg)), -EINVAL);
@@ -631,7 +631,7 @@ static void refusals(void)
 	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), -EINVAL);
 	CHECK_EQ_INT(st_mount_apply(NULL, NULL, "size=1m", mnt, 1, msg, sizeof(msg)), -EINVAL);
 	CHECK(strstr(msg, "not a mount point"));
-	CHECK_EQ_INT(st_drop_caches(mnt, "x", "tmpfs", "", method, sizeof(method), msg, sizeof(msg)),
+	CHECK_EQ_INT(st_drop_caches(mnt, "x", "tmpfs", "", -1, method, sizeof(method), msg, sizeof(msg)),
 		     -EINVAL);
 	/* mount(8)'s own message comes back, with an errno guessed from it */
 	int rc = st_mount_apply("none", "bogusfs", "", mnt, 0, msg, sizeof(msg));
@@ -708,14 +708,14 @@ static void tmpfs_cycle(void)
 	rmdir(sub);
 
 	/* tmpfs: a remount would lose the files, so nothing is done */
-	rc = st_drop_caches(mnt, src, "tmpfs", "size=2m,mode=0700", method, sizeof(method), msg,
+	rc = st_drop_caches(mnt, src, "tmpfs", "size=2m,mode=0700", -1, method, sizeof(method), msg,
 			    sizeof(msg));
 	CHECK_EQ_INT(rc, 0);
 	CHECK(strcmp(method, "none") == 0);
 	CHECK(strstr(msg, "tmpfs"));
 	CHECK(file_matches(path, 8192, 2));
 	/* without --mount: the host's caches */
-	rc = st_drop_caches(mnt, NULL, NULL, NULL, method, sizeof(method), msg, sizeof(msg));
+	rc = st_drop_caches(mnt, NULL, NULL, NULL, -1, method, sizeof(method), msg, sizeof(msg));
 	report_mount_rc("drop_caches", rc, msg);
 	CHECK_EQ_INT(rc, 0);
 	CHECK(strcmp(method, "drop_caches") == 0);
@@ -800,7 +800,7 @@ static void drop_beside_a_copy(const char *mnt, const char *img, const char *pat
 	if (copy <= 0)
 		return;
 	char msg[ST_ERR_MAX], method[32], want[64] = "";
-	int rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	int rc = st_drop_caches(mnt, img, "ext4", "loop", -1, method, sizeof(method), msg, sizeof(msg));
 	report_mount_rc(slave ? "drop caches beside a slave copy" : "drop caches beside a private copy",
 			rc, msg);
 	CHECK_EQ_INT(rc, 0);
@@ -886,7 +886,7 @@ static void ext4_drop_caches_here(void)
 	long before = resident_pages(path);
 	CHECK(before > 0);
 
-	rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	rc = st_drop_caches(mnt, img, "ext4", "loop", -1, method, sizeof(method), msg, sizeof(msg));
 	report_mount_rc("drop caches by remount", rc, msg);
 	CHECK_EQ_INT(rc, 0);
 	CHECK(strcmp(method, "remount") == 0);
@@ -912,7 +912,7 @@ static void ext4_drop_caches_here(void)
 	/* busy (an open directory on it): umount refused, drop_caches instead */
 	int busy = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(busy >= 0);
-	rc = st_drop_caches(mnt, img, "ext4", "loop", method, sizeof(method), msg, sizeof(msg));
+	rc = st_drop_caches(mnt, img, "ext4", "loop", -1, method, sizeof(method), msg, sizeof(msg));
 	report_mount_rc("drop caches while busy", rc, msg);
 	CHECK_EQ_INT(rc, 0);
 	CHECK(strcmp(method, "drop_caches") == 0);
@@ -920,6 +920,18 @@ static void ext4_drop_caches_here(void)
 	CHECK_EQ_INT(resident_pages(path), 0);
 	if (busy >= 0)
 		close(busy);
+
+	/* a mount on top that is not stcluster's (its id is not ours): never
+	 * unmounted, drop_caches instead */
+	CHECK(file_matches(path, len, 3));
+	rc = st_drop_caches(mnt, img, "ext4", "loop", INT_MAX, method, sizeof(method), msg,
+			    sizeof(msg));
+	report_mount_rc("drop caches, not stcluster's mount", rc, msg);
+	CHECK_EQ_INT(rc, 0);
+	CHECK(strcmp(method, "drop_caches") == 0);
+	CHECK(strstr(msg, "is not stcluster's"));
+	CHECK_EQ_INT(resident_pages(path), 0);
+	CHECK_EQ_INT(mounts_on(mnt), 1);
 
 	struct st_effective eff;
 	CHECK_EQ_INT(st_mount_read_effective(mnt, "ext4", NULL, &eff, msg, sizeof(msg)), 0);
