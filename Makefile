@@ -37,22 +37,23 @@ endif
 LIBNFS_SRC := worker/engine_libnfs.c worker/lnfs_rpc.c
 
 # optional: the posix engine's request queue for --iodepth > 1 (issue 14):
-# io_uring through liburing (pkg-config), else libaio (no .pc: its header);
-# NO_LIBURING=1 / NO_LIBAIO=1 leave one out. Without either the engine
-# issues one call at a time and each thread's io_mode says why.
+# io_uring through liburing's header (pkg-config), else libaio's header (no
+# .pc); NO_LIBURING=1 / NO_LIBAIO=1 leave one out. Only the headers: the
+# libraries are loaded at run time (dlopen in worker/posix_aio.c, issue 19),
+# so the binary starts on a host without them and each thread's io_mode says
+# which queue it had and why. Without either the engine issues one call at a
+# time.
 ifneq ($(NO_LIBURING),1)
 HAVE_LIBURING := $(shell pkg-config --exists liburing && echo yes)
 endif
 ifeq ($(HAVE_LIBURING),yes)
-PKGS     += liburing
-FEATURES += -DST_HAVE_LIBURING
+FEATURES += -DST_HAVE_LIBURING $(shell pkg-config --cflags liburing)
 endif
 ifneq ($(NO_LIBAIO),1)
 HAVE_LIBAIO := $(shell printf '\043include <libaio.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
 endif
 ifeq ($(HAVE_LIBAIO),yes)
 FEATURES += -DST_HAVE_LIBAIO
-AIO_LIBS := -laio
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -66,7 +67,7 @@ LDFLAGS += $(EXTRA_LDFLAGS)
 ifneq ($(shell $(CC) --version 2>/dev/null | grep -c clang),0)
 CFLAGS  += -Wno-unknown-warning-option
 endif
-LDLIBS  += $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm
+LDLIBS  += $(PKG_LIBS) -lpthread -lm
 
 LIB_SRC := $(wildcard common/*.c) \
            $(filter-out $(if $(HAVE_LIBNFS),,$(LIBNFS_SRC)),$(wildcard worker/*.c)) \

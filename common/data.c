@@ -1,16 +1,20 @@
 /*
  * data.c - the bytes a write phase writes, and their check (see data.h).
  *
- * Chunk c of a file is base chunk c mod 256 of its (rank, thread) - the
- * period is 1 MiB, so no compressor that works on a record or a window of
- * up to 1 MiB (zlib's is 32 KiB, lz4's 64 KiB, a ZFS record at most 1 MiB)
- * sees a repeat - with c's own 16-byte stamp over its first bytes, so no
- * two chunks are alike. Base chunks are made by xorshift128+ from one
- * st_mix64 per 4 KiB. A thread's writes take their bytes from a pool of
- * the base chunks (st_data_pool) and only write the stamps of each block
- * anew: a few ns per 4 KiB, where generating every byte would cost about a
- * tenth of a core at 1 GB/s. The duplicates of dedupe:PCT are the run's
- * one duplicate chunk, without a stamp.
+ * A file's bytes are made in segments: the longest run of bytes inside
+ * one dedupe unit and one part (random or zeros) of one compress chunk.
+ * A random segment is the stream of its key from its position: the file's
+ * key at the file offset, or for a duplicate unit the run's duplicate key
+ * at the offset inside the unit (every duplicate unit the same bytes).
+ *
+ * Word i of a stream is base word i mod 128 Ki XOR the word of its 4 KiB
+ * chunk (i / 512), each splitmix64's output of the key (the base's and the
+ * chunks' apart): two chunks a multiple of 1 MiB apart differ in every
+ * byte with their chunk words, so no compressor or dedupe finds a repeat,
+ * and a pool of the 1 MiB of base words (st_data_pool, made once per
+ * thread) turns the making of a block into one XOR pass over it: as fast
+ * as a copy, where a splitmix64 per word runs at a few hundred MB/s on a
+ * loaded core.
  */
 #include "data.h"
 
@@ -116,93 +120,124 @@ void st_data_text(int64_t v, char *buf, size_t n)
 		snprintf(buf, n, "dedupe:%d", d);
 }
 
-/* Is chunk c one of the duplicates (evenly spread, exactly P in 100)? */
-static int is_dup(uint64_t c, int pct)
+/* Is unit u one of the duplicates (evenly spread, exactly P in 100)? */
+static int is_dup(uint64_t u, int pct)
 {
-	return pct && (c + 1) * (uint64_t)pct / 100 > c * (uint64_t)pct / 100;
+	return pct && (u + 1) * (uint64_t)pct / 100 > u * (uint64_t)pct / 100;
 }
 
-#define PERIOD_CHUNKS (ST_DATA_PERIOD / ST_DATA_CHUNK)
+#define GOLDEN 0x9e3779b97f4a7c15ULL /* splitmix64's increment */
+#define PERIOD_WORDS (ST_DATA_PERIOD / 8)
+#define CHUNK_WORDS (ST_DATA_CHUNK / 8)
+#define CHUNK_SALT 0x6368756e6b73ULL /* the chunk words' key, from the base's */
 
-/* The seed of base chunk b of (rank, thread), or of the run's duplicate chunk. */
-static uint64_t base_seed(uint64_t seed, int rank, int thread, uint64_t b, int dup)
+/* Word i of the splitmix64 sequence of key. */
+static inline uint64_t mix_word(uint64_t key, uint64_t i)
+{
+	uint64_t z = key + (i + 1) * GOLDEN;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The key of (seed, rank, thread)'s file, or of the run's duplicate unit. */
+static uint64_t file_key(const struct st_data_key *k, int dup)
 {
 	if (dup)
-		return st_mix64(seed ^ 0x6475706c69636174ULL); /* the run's one duplicate chunk */
-	uint64_t h = st_mix64(seed ^ (uint32_t)rank);
-	h = st_mix64(h ^ ((uint64_t)(uint32_t)thread << 32));
-	return st_mix64(h ^ b);
+		return st_mix64(k->seed ^ 0x6475706c69636174ULL);
+	uint64_t h = st_mix64(k->seed ^ (uint32_t)k->rank);
+	return st_mix64(h ^ ((uint64_t)(uint32_t)k->thread << 32) ^ 0x66696c65ULL);
 }
 
-/* The stamp of chunk c: what makes it unlike every other chunk. */
-static void stamp(uint64_t seed, int rank, int thread, uint64_t c, unsigned char out[ST_DATA_STAMP])
+/* Bytes [pos, pos + n) of the stream of key into out; base: its base
+ * words (NULL: made here). */
+static void stream(uint64_t key, const uint64_t *base, uint64_t pos, size_t n, unsigned char *out)
 {
-	uint64_t h = st_mix64(seed ^ 0x7374616d70ULL ^ ((uint64_t)(uint32_t)rank << 32) ^ (uint32_t)thread);
-	uint64_t a = st_mix64(h ^ c), b = st_mix64(a ^ c);
-	memcpy(out, &a, 8);
-	memcpy(out + 8, &b, 8);
-}
-
-/* Bytes of each chunk that are random (a multiple of 8, at least the
- * stamp); the rest are 0. */
-static unsigned random_bytes(int compress_pct)
-{
-	unsigned r = (unsigned)(ST_DATA_CHUNK * (100 - compress_pct) / 100) & ~7u;
-	return r < ST_DATA_STAMP ? ST_DATA_STAMP : r;
-}
-
-/* One whole chunk without its stamp into out. */
-static void gen_chunk(uint64_t s, unsigned rbytes, unsigned char *out)
-{
-	uint64_t x = s | 1, y = st_mix64(s ^ 0x2545f4914f6cdd1dULL);
-	for (unsigned j = 0; j < rbytes; j += 8) {
-		uint64_t a = x, b = y;
-		x = b;
-		a ^= a << 23;
-		a ^= a >> 17;
-		a ^= b ^ (b >> 26);
-		y = a;
-		uint64_t w = x + y;
-		memcpy(out + j, &w, 8);
+	for (size_t done = 0; done < n;) {
+		uint64_t p = pos + done, i = p / 8, j0 = i % PERIOD_WORDS;
+		uint64_t cw = mix_word(key ^ CHUNK_SALT, i / CHUNK_WORDS);
+		size_t in = (size_t)(p % 8);
+		if (in || n - done < 8) { /* a word in part */
+			uint64_t w = (base ? base[j0] : mix_word(key, j0)) ^ cw;
+			size_t take = 8 - in < n - done ? 8 - in : n - done;
+			memcpy(out + done, (unsigned char *)&w + in, take);
+			done += take;
+			continue;
+		}
+		/* whole words to the end of the chunk (inside the period) */
+		size_t words = (size_t)(CHUNK_WORDS - i % CHUNK_WORDS);
+		if (words > (n - done) / 8)
+			words = (n - done) / 8;
+		unsigned char *o = out + done;
+		if (base) {
+			for (size_t j = 0; j < words; j++) {
+				uint64_t w = base[j0 + j] ^ cw;
+				memcpy(o + 8 * j, &w, 8);
+			}
+		} else {
+			for (size_t j = 0; j < words; j++) {
+				uint64_t w = mix_word(key, j0 + j) ^ cw;
+				memcpy(o + 8 * j, &w, 8);
+			}
+		}
+		done += 8 * words;
 	}
-	memset(out + rbytes, 0, ST_DATA_CHUNK - rbytes);
 }
 
-/* Chunk c of (rank, thread) under v (not zero): a duplicate, or base chunk
- * c mod the period with c's stamp over its first bytes. */
-static void chunk(int64_t v, uint64_t seed, int rank, int thread, uint64_t c, unsigned char *out)
+/* Bytes of each compress chunk that are random (a multiple of 8, at least
+ * 8); the rest are 0. */
+static uint64_t random_bytes(uint64_t chunk, int compress_pct)
 {
-	unsigned rb = random_bytes(st_data_compress_pct(v));
-	if (is_dup(c, st_data_dedupe_pct(v))) {
-		gen_chunk(base_seed(seed, 0, 0, 0, 1), rb, out);
-		return;
-	}
-	gen_chunk(base_seed(seed, rank, thread, c % PERIOD_CHUNKS, 0), rb, out);
-	stamp(seed, rank, thread, c, out);
+	uint64_t r = chunk * (uint64_t)(100 - compress_pct) / 100 & ~(uint64_t)7;
+	return r < 8 ? (chunk < 8 ? chunk : 8) : r;
 }
 
-void st_data_fill(void *buf, size_t len, int64_t v, uint64_t seed, int rank, int thread,
-		  uint64_t off)
+/* One segment at file offset pos (at most n bytes) into out: how many. */
+static size_t segment(const struct st_data_key *k, const uint64_t keys[2],
+		      const uint64_t *const base[2], uint64_t pos, size_t n, unsigned char *out)
+{
+	int cpct = st_data_compress_pct(k->v), dpct = st_data_dedupe_pct(k->v);
+	uint64_t q = pos, end = pos + n; /* q: where the stream and the chunks are */
+	int dup = 0;
+	if (dpct) {
+		uint64_t u = pos / k->dedupe_unit, next = (u + 1) * k->dedupe_unit;
+		dup = is_dup(u, dpct);
+		if (dup)
+			q = pos - u * k->dedupe_unit;
+		if (next < end)
+			end = next;
+	}
+	int zeros = 0;
+	if (cpct) {
+		uint64_t c = k->compress_chunk, in = q % c, rb = random_bytes(c, cpct);
+		zeros = in >= rb;
+		uint64_t left = (zeros ? c : rb) - in;
+		if (pos + left < end)
+			end = pos + left;
+	}
+	size_t len = (size_t)(end - pos);
+	if (zeros)
+		memset(out, 0, len);
+	else
+		stream(keys[dup], base[dup], q, len, out);
+	return len;
+}
+
+void st_data_fill(void *buf, size_t len, const struct st_data_key *k,
+		  const struct st_data_pool *pool, uint64_t off)
 {
 	unsigned char *b = buf;
-	if (v == ST_DATA_ZERO) {
+	if (k->v == ST_DATA_ZERO) {
 		memset(b, 0, len);
 		return;
 	}
-	unsigned char tmp[ST_DATA_CHUNK];
-	for (size_t done = 0; done < len;) {
-		uint64_t pos = off + done, c = pos / ST_DATA_CHUNK;
-		size_t in = (size_t)(pos % ST_DATA_CHUNK), take = ST_DATA_CHUNK - in;
-		if (take > len - done)
-			take = len - done;
-		if (take == ST_DATA_CHUNK) {
-			chunk(v, seed, rank, thread, c, b + done);
-		} else {
-			chunk(v, seed, rank, thread, c, tmp);
-			memcpy(b + done, tmp + in, take);
-		}
-		done += take;
-	}
+	const uint64_t keys[2] = { file_key(k, 0), file_key(k, 1) };
+	const uint64_t *base[2] = { NULL, NULL };
+	for (int x = 0; pool && x < 2; x++)
+		if (pool->base[x] && pool->key[x] == keys[x])
+			base[x] = pool->base[x];
+	for (size_t done = 0; done < len;)
+		done += segment(k, keys, base, off + done, len - done, b + done);
 }
 
 /* 8-byte groups of a and b (n bytes) that differ. */
@@ -216,77 +251,42 @@ static uint64_t differ(const unsigned char *a, const unsigned char *b, size_t n)
 	return bad;
 }
 
-uint64_t st_data_check(const void *buf, size_t len, int64_t v, uint64_t seed, int rank,
-		       int thread, uint64_t off)
+uint64_t st_data_check(const void *buf, size_t len, const struct st_data_key *k,
+		       const struct st_data_pool *pool, uint64_t off)
 {
 	const unsigned char *b = buf;
 	unsigned char tmp[ST_DATA_CHUNK];
 	uint64_t bad = 0;
-	if (v == ST_DATA_ZERO) {
-		memset(tmp, 0, sizeof(tmp));
-		for (size_t done = 0; done < len; done += sizeof(tmp))
-			bad += differ(b + done, tmp, len - done < sizeof(tmp) ? len - done : sizeof(tmp));
-		return bad;
-	}
-	for (size_t done = 0; done < len;) {
-		uint64_t pos = off + done, c = pos / ST_DATA_CHUNK;
-		size_t in = (size_t)(pos % ST_DATA_CHUNK), take = ST_DATA_CHUNK - in;
-		if (take > len - done)
-			take = len - done;
-		chunk(v, seed, rank, thread, c, tmp);
-		bad += differ(b + done, tmp + in, take);
-		done += take;
+	for (size_t done = 0; done < len; done += sizeof(tmp)) {
+		size_t n = len - done < sizeof(tmp) ? len - done : sizeof(tmp);
+		st_data_fill(tmp, n, k, pool, off + done);
+		bad += differ(b + done, tmp, n);
 	}
 	return bad;
 }
 
-int st_data_pool_init(struct st_data_pool *p, int64_t v, uint64_t seed, int rank, int thread,
-		      size_t block)
+int st_data_pool_init(struct st_data_pool *p, const struct st_data_key *k)
 {
 	memset(p, 0, sizeof(*p));
-	if (v == ST_DATA_ZERO || st_data_dedupe_pct(v))
-		return 0; /* no pool: the slow way (st_data_fill) */
-	p->len = ST_DATA_PERIOD + ((block + ST_DATA_CHUNK - 1) / ST_DATA_CHUNK) * ST_DATA_CHUNK;
-	void *m = NULL;
-	if (posix_memalign(&m, 4096, p->len))
-		return -1;
-	p->p = m;
-	p->v = v;
-	p->seed = seed;
-	p->rank = rank;
-	p->thread = thread;
-	unsigned rb = random_bytes(st_data_compress_pct(v));
-	/* every base chunk of the period, then the period again as far as a
-	 * block can reach past its end */
-	for (size_t k = 0; k * ST_DATA_CHUNK < p->len; k++)
-		gen_chunk(base_seed(seed, rank, thread, k % PERIOD_CHUNKS, 0), rb,
-			  p->p + k * ST_DATA_CHUNK);
-	return 0;
-}
-
-const void *st_data_pool_block(struct st_data_pool *p, uint64_t off, size_t len)
-{
-	if (!p->p || off % ST_DATA_PERIOD + len > p->len)
-		return NULL;
-	unsigned char *w = p->p + off % ST_DATA_PERIOD;
-	/* each chunk's stamp, where it falls inside [off, off + len) */
-	for (uint64_t c = off / ST_DATA_CHUNK; c * ST_DATA_CHUNK < off + len; c++) {
-		uint64_t a = c * ST_DATA_CHUNK, z = a + ST_DATA_STAMP;
-		if (a < off)
-			a = off;
-		if (z > off + len)
-			z = off + len;
-		if (a >= z)
-			continue;
-		unsigned char st[ST_DATA_STAMP];
-		stamp(p->seed, p->rank, p->thread, c, st);
-		memcpy(w + (a - off), st + (a - c * ST_DATA_CHUNK), (size_t)(z - a));
+	if (k->v == ST_DATA_ZERO)
+		return 0;
+	for (int x = 0; x < 1 + (st_data_dedupe_pct(k->v) > 0); x++) {
+		p->key[x] = file_key(k, x);
+		p->base[x] = malloc(ST_DATA_PERIOD);
+		if (!p->base[x]) {
+			st_data_pool_free(p);
+			return -1;
+		}
+		for (uint64_t j = 0; j < PERIOD_WORDS; j++)
+			p->base[x][j] = mix_word(p->key[x], j);
 	}
-	return w;
+	return 0;
 }
 
 void st_data_pool_free(struct st_data_pool *p)
 {
-	free(p->p);
-	p->p = NULL;
+	for (int x = 0; x < 2; x++) {
+		free(p->base[x]);
+		p->base[x] = NULL;
+	}
 }

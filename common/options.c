@@ -1,7 +1,12 @@
 /*
- * options.c - the options table and everything driven by it (see options.h).
+ * options.c - everything the options table (options_table.c) drives: the
+ * parsers of the command line, plan files and --set, the checks that need
+ * no engine and the matrix (see options.h; --help and the plan text a run
+ * stores are options_text.c's).
  */
 #include "options.h"
+#include "search.h"
+#include "phaseopt.h"
 
 #include "data.h"
 #include "units.h"
@@ -13,239 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The words of each choice option, at the index its enum gives (options.h). */
-static const char *const on_off[] = { [ST_OFF] = "off", [ST_ON] = "on", [ST_ON_OFF_COUNT] = NULL };
-static const char *const engines[] = { [ST_ENGINE_POSIX] = "posix", [ST_ENGINE_NULL] = "null",
-				       [ST_ENGINE_LIBNFS] = "libnfs", [ST_ENGINE_COUNT] = NULL };
-static const char *const binds[] = { [ST_BIND_NONE] = "none", [ST_BIND_CORE] = "core",
-				     [ST_BIND_PU] = "pu", [ST_BIND_NUMA] = "numa",
-				     [ST_BIND_COUNT] = NULL };
-static const char *const layouts[] = { [ST_LAYOUT_FPT] = "file-per-thread",
-				       [ST_LAYOUT_SHARED] = "shared", [ST_LAYOUT_COUNT] = NULL };
-static const char *const accesses[] = { [ST_ACCESS_SEGMENTED] = "segmented",
-					[ST_ACCESS_STRIDED] = "strided", [ST_ACCESS_COUNT] = NULL };
-static const char *const verses[] = { [ST_VERS_3] = "3", [ST_VERS_4] = "4", [ST_VERS_4_1] = "4.1",
-				      [ST_VERS_4_2] = "4.2", [ST_VERS_COUNT] = NULL };
-static const char *const protos[] = { [ST_PROTO_TCP] = "tcp", [ST_PROTO_UDP] = "udp",
-				      [ST_PROTO_RDMA] = "rdma", [ST_PROTO_COUNT] = NULL };
-static const char *const syncs[] = { [ST_SYNC_SYNC] = "sync", [ST_SYNC_ASYNC] = "async",
-				     [ST_SYNC_COUNT] = NULL };
-static const char *const hards[] = { [ST_HARD_HARD] = "hard", [ST_HARD_SOFT] = "soft",
-				     [ST_HARD_COUNT] = NULL };
-static const char *const acs[] = { [ST_AC_AC] = "ac", [ST_AC_NOAC] = "noac", [ST_AC_COUNT] = NULL };
-static const char *const progresses[] = { [ST_PROGRESS_AUTO] = "auto", [ST_PROGRESS_LIVE] = "live",
-					  [ST_PROGRESS_PLAIN] = "plain", [ST_PROGRESS_NONE] = "none",
-					  [ST_PROGRESS_COUNT] = NULL };
-const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
-	[ST_PHASE_WRITE] = "write",	  [ST_PHASE_REWRITE] = "rewrite",
-	[ST_PHASE_READ] = "read",	  [ST_PHASE_REREAD] = "reread",
-	[ST_PHASE_RANDREAD] = "randread", [ST_PHASE_RANDWRITE] = "randwrite",
-	[ST_PHASE_RW] = "rw",		  [ST_PHASE_RANDRW] = "randrw",
-	[ST_PHASE_CREATE] = "create",	  [ST_PHASE_STAT] = "stat",
-	[ST_PHASE_OPEN] = "open",	  [ST_PHASE_REMOVE] = "remove",
-	[ST_PHASE_COUNT] = NULL,
-};
-
-/* A word added to a list without its enum value (or the other way round)
- * changes the list's length: the build stops here. A hole (a value without
- * its word) ends the list early: test_options finds that one. */
-#define ST_CHOICES(list, count) \
-	_Static_assert(ST_ARRAY_LEN(list) == (count) + 1, #list " does not match its enum")
-ST_CHOICES(on_off, ST_ON_OFF_COUNT);
-ST_CHOICES(engines, ST_ENGINE_COUNT);
-ST_CHOICES(binds, ST_BIND_COUNT);
-ST_CHOICES(layouts, ST_LAYOUT_COUNT);
-ST_CHOICES(accesses, ST_ACCESS_COUNT);
-ST_CHOICES(verses, ST_VERS_COUNT);
-ST_CHOICES(protos, ST_PROTO_COUNT);
-ST_CHOICES(syncs, ST_SYNC_COUNT);
-ST_CHOICES(hards, ST_HARD_COUNT);
-ST_CHOICES(acs, ST_AC_COUNT);
-ST_CHOICES(progresses, ST_PROGRESS_COUNT);
-_Static_assert(ST_ARRAY_LEN(st_phase_names) == ST_PHASE_COUNT + 1, "st_phase_names");
-
-#define SEC 1000000000LL
-
-#define NFS (ST_OF_SWEEP | ST_OF_NFS | ST_OF_MOUNT)
-
-const struct st_opt_def st_options[ST_OPT_COUNT] = {
-	[ST_OPT_TARGET] = { "target", "DIR|URL", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
-			    "directory (posix) or nfs://server/export/dir URL (libnfs) to test; each run works in stcluster-<run id>/ under it" },
-	[ST_OPT_ENGINE] = { "engine", "NAME", ST_T_ENUM, 0, engines, 0, 0, 0, 0, 0, "posix",
-			    "I/O engine: posix (files under --target), libnfs (nfs:// URL, userspace NFS client) or null (no I/O, for tests)" },
-	[ST_OPT_PHASES] = { "phases", "LIST", ST_T_ENUM, ST_OF_LIST, st_phase_names, 0, 0, 0, 0, 0,
-			    "write,read",
-			    "phases to run, always in the order write,rewrite,read,reread,randread,randwrite "
-			    "(data), rw,randrw (mixed, --rwmix), create,stat,open,remove (metadata, --files)" },
-	[ST_OPT_ITERATIONS] = { "iterations", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, 0, 0, "1",
-				"repeat every combination N times" },
-	[ST_OPT_DEADLINE] = { "deadline", "SECONDS", ST_T_DURATION, 0, NULL, SEC / 1000,
-			      7 * 24 * 3600 * SEC, SEC, 0, 0, "3600",
-			      "a phase stops issuing I/O after this long (recorded as ETIMEDOUT)" },
-	[ST_OPT_DB] = { "db", "PATH", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "./stcluster.db",
-			"SQLite store (created if missing; every run is added to it)" },
-	[ST_OPT_LABEL] = { "label", "TEXT", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "",
-			   "free text stored with the run" },
-	[ST_OPT_SEED] = { "seed", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0, "1",
-			  "seed of the random block order and random data" },
-	[ST_OPT_NULL_DELAY] = { "null-delay", "DURATION", ST_T_DURATION, 0, NULL, 0, 10 * SEC,
-				1000, 0, 0, "0", "null engine: time each read/write takes (plain number: us)" },
-	[ST_OPT_NULL_ERROR] = { "null-error", "ERRNO", ST_T_ERRNO, 0, NULL, 0, 0, 0, 0, 0, NULL,
-				"null engine: errno (name or number) to inject" },
-	[ST_OPT_NULL_ERROR_AT] = { "null-error-at", "N", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0,
-				   "0", "null engine: the Nth read/write of each thread fails (0-based)" },
-	[ST_OPT_NULL_FAIL_SETUP] = { "null-fail-setup", "RANK", ST_T_COUNT, 0, NULL, 0, 1 << 20, 0, 0, 0,
-				     NULL, "null engine: preparation fails on this rank (EIO)" },
-	[ST_OPT_PLAN] = { "plan", "FILE", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, 0, 0, NULL,
-			  "read options from FILE (key = v1,v2 lines); the command line wins" },
-	[ST_OPT_DRY_RUN] = { "dry-run", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
-			     "print the number of combinations and each one, then exit" },
-	[ST_OPT_QUIET] = { "quiet", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
-			   "print nothing but errors while running" },
-	[ST_OPT_BLOCK] = { "block", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 30, 0, 0, 0, "1m",
-			   "transfer size of each read/write call" },
-	[ST_OPT_SIZE] = { "size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 1, 1LL << 50, 0, 0, 0, "64m",
-			  "bytes per thread (each thread has its own file)" },
-	[ST_OPT_THREADS] = { "threads", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 256, 0, 0, 0, "1",
-			     "I/O threads per client rank" },
-	[ST_OPT_DIRECT] = { "direct", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
-			    "O_DIRECT (falls back to buffered where refused, and records it)" },
-	[ST_OPT_FSYNC] = { "fsync", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
-			   "fsync before close inside the timed write phases (iozone -e)" },
-	[ST_OPT_REORDER] = { "reorder", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0, "on",
-			     "read a file another rank wrote, on another host where there is one" },
-	[ST_OPT_BIND] = { "bind", "none|core|pu|numa", ST_T_ENUM, ST_OF_SWEEP, binds, 0, 0, 0, 0, 0,
-			  "numa", "pin each I/O thread (hwloc) to its NUMA node (memory-local, free to follow the disk's interrupts), a core or a PU" },
-	[ST_OPT_DATA] = { "data", "PATTERN", ST_T_DATA, ST_OF_SWEEP, NULL, 0, 0, 0, 0, 0, "random",
-			  "bytes written: zero, random (every block unique), compress:PCT (each 4k "
-			  "chunk PCT % zeros: compresses 100/(100-PCT):1, as fio's "
-			  "buffer_compress_percentage), dedupe:PCT (PCT % of the 4k chunks are one "
-			  "duplicate), or compress:PCT+dedupe:PCT" },
-	[ST_OPT_VERIFY] = { "verify", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",
-			    "check every byte read against the pattern written (run, rank, thread, offset)" },
-	[ST_OPT_MOUNT] = { "mount", "SOURCE", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
-			   "posix engine: mount SOURCE (server:/export) on --target for every combination, "
-			   "with its options (root)" },
-	[ST_OPT_FSTYPE] = { "fstype", "TYPE", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, "nfs",
-			    "file system type for --mount (nfs, nfs4, tmpfs, ...)" },
-	[ST_OPT_SERVERS] = { "servers", "HOST,...", ST_T_STRING, ST_OF_LIST, NULL, 0, 0, 0, 0, 0, NULL,
-			     "hosts (names or addresses) whose ranks are NFS servers; default: the "
-			     "target's server" },
-	[ST_OPT_SERVER_DIR] = { "server-dir", "DIR", ST_T_STRING, 0, NULL, 0, 0, 0, 0, 0, NULL,
-				"the exported directory as the server host sees it (disk baseline)" },
-	[ST_OPT_BASELINE] = { "baseline", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "on",
-			      "measure network (each client to each server, alone and all at once) "
-			      "and the server's disk before the sweep, when there are server ranks" },
-	[ST_OPT_BASELINE_TIME] = { "baseline-time", "SECONDS", ST_T_DURATION, 0, NULL, SEC / 10,
-				   600 * SEC, SEC, 0, 0, "2", "length of each network baseline stream" },
-	[ST_OPT_BASELINE_SIZE] = { "baseline-size", "SIZE", ST_T_SIZE, 0, NULL, 1 << 20, 1LL << 40,
-				   0, 1 << 20, 0, "256m", "file size of the disk baseline (O_DIRECT, 1m calls)" },
-	[ST_OPT_SAMPLE_HZ] = { "sample-hz", "N", ST_T_COUNT, 0, NULL, 1, 1000, 0, 0, 0, "10",
-			       "server ranks sample CPU, network, disk and the NFS server N times a second" },
-	[ST_OPT_SHUFFLE] = { "shuffle", "SEED", ST_T_COUNT, 0, NULL, 0, INT64_MAX, 0, 0, 0, NULL,
-			     "run the combinations (and iterations) in an order shuffled by SEED, so "
-			     "drift is not confounded with a factor; the order is stored (combo.seq)" },
-	[ST_OPT_RESUME] = { "resume", "RUN", ST_T_STRING, ST_OF_NO_PLAN, NULL, 0, 0, 0, 0, 0, NULL,
-			    "continue an interrupted run (id or unique prefix) with its stored options, "
-			    "skipping the combinations already stored" },
-	[ST_OPT_PROGRESS] = { "progress", "auto|live|plain|none", ST_T_ENUM, 0, progresses, 0, 0, 0,
-			      0, 0, "auto",
-			      "live: one updating line (combination, phase, elapsed, MB/s, ETA); plain: a "
-			      "line per finished phase; auto: live on a terminal" },
-	/* issue 11 (trust) */
-	[ST_OPT_BASELINE_STREAMS] = { "baseline-streams", "N", ST_T_COUNT, 0, NULL, 1, 64, 0, 0, 0, "4",
-				      "parallel TCP streams from each client host in the network baseline, "
-				      "one thread each (as iperf3 -P): one stream on one core is not the "
-				      "link's limit" },
-	/* issue 10: the kernel client's mount driver */
-	[ST_OPT_MOUNT_OVER] = { "mount-over", NULL, ST_T_FLAG, 0, NULL, 0, 1, 0, 0, 0, NULL,
-				"--mount: a --target that is already a mount point is mounted over (it "
-				"stays as it is underneath and is back in view at the end); refused "
-				"without this" },
-	[ST_OPT_VERS] = { "vers", "3|4|4.1|4.2", ST_T_ENUM, NFS, verses, 0, 0, 0, 0, 0, NULL,
-			  "NFS protocol version" },
-	[ST_OPT_PROTO] = { "proto", "tcp|udp|rdma", ST_T_ENUM, NFS, protos, 0, 0, 0, 0, 0, NULL,
-			   "NFS transport" },
-	[ST_OPT_RSIZE] = { "rsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
-			   "bytes of each NFS READ call (a multiple of 4k)" },
-	[ST_OPT_WSIZE] = { "wsize", "SIZE", ST_T_SIZE, NFS, NULL, 4096, 64LL << 20, 0, 4096, 0, NULL,
-			   "bytes of each NFS WRITE call (a multiple of 4k)" },
-	[ST_OPT_SYNC] = { "sync", "sync|async", ST_T_ENUM, NFS, syncs, 0, 0, 0, 0, 0, NULL,
-			  "libnfs: sync sends FILE_SYNC writes, async UNSTABLE + COMMIT; --mount: the "
-			  "sync mount option, and the kernel picks each write's stable_how (man "
-			  "stcluster, WRITES AND --sync)" },
-	[ST_OPT_HARD] = { "hard", "hard|soft", ST_T_ENUM, NFS, hards, 0, 0, 0, 0, 0, NULL,
-			  "hard: retry until the deadline; soft: fail after timeo x retrans" },
-	[ST_OPT_TIMEO] = { "timeo", "DECISECONDS", ST_T_COUNT, NFS, NULL, 1, 36000, 0, 0, 0, NULL,
-			   "NFS call timeout, tenths of a second (as nfs(5))" },
-	[ST_OPT_RETRANS] = { "retrans", "N", ST_T_COUNT, NFS, NULL, 0, 1000, 0, 0, 0, NULL,
-			     "NFS retries before a soft call fails" },
-	[ST_OPT_NCONNECT] = { "nconnect", "N", ST_T_COUNT, NFS, NULL, 1, 16, 0, 0, 0, NULL,
-			      "TCP connections per client" },
-	[ST_OPT_AC] = { "ac", "ac|noac", ST_T_ENUM, NFS, acs, 0, 0, 0, 0, 0, NULL,
-			"attribute caching on (ac) or off (noac)" },
-	[ST_OPT_ACTIMEO] = { "actimeo", "SECONDS", ST_T_COUNT, NFS, NULL, 0, 3600, 0, 0, 0, NULL,
-			     "attribute cache lifetime, seconds" },
-	[ST_OPT_IODEPTH] = { "iodepth", "N", ST_T_COUNT, ST_OF_SWEEP | ST_OF_NFS, NULL, 1, 256, 0, 0,
-			     0, NULL, "requests each thread keeps in flight (default 1): libnfs: RPC calls; "
-				      "posix: through io_uring, else libaio (the mode used is stored per thread)" },
-	[ST_OPT_MOUNT_OPTS] = { "mount-opts", "OPTS;OPTS", ST_T_STRING,
-				ST_OF_SWEEP | ST_OF_MOUNT, NULL, 0, 0, 0, 0, ';', NULL,
-				"--mount: further options as mount -o takes them; ';' separates the values swept" },
-	/* issue 13, workloads */
-	[ST_OPT_FILES] = { "files", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 100000000, 0, 0, 0, NULL,
-			   "metadata phases: files per thread, in its own directory (unset: 1000)" },
-	[ST_OPT_FILE_SIZE] = { "file-size", "SIZE", ST_T_SIZE, ST_OF_SWEEP, NULL, 0, 64LL << 20, 0,
-			       0, 0, NULL,
-			       "metadata phases: bytes create writes into each file and open reads "
-			       "back (unset: 0)" },
-	[ST_OPT_FANOUT] = { "fanout", "N", ST_T_COUNT, ST_OF_SWEEP, NULL, 1, 1000000, 0, 0, 0, NULL,
-			    "metadata phases: subdirectories of each thread's directory, the files "
-			    "spread over them in equal runs (mdtest -I; unset: 1, no subdirectory)" },
-	[ST_OPT_LAYOUT] = { "layout", "file-per-thread|shared", ST_T_ENUM, ST_OF_SWEEP, layouts, 0,
-			    0, 0, 0, 0, NULL,
-			    "data phases: a file per thread, or one file all threads of all ranks "
-			    "share, each its own region (IOR -F off; unset: file-per-thread)" },
-	[ST_OPT_ACCESS] = { "access", "segmented|strided", ST_T_ENUM, ST_OF_SWEEP, accesses, 0, 0,
-			    0, 0, 0, NULL,
-			    "--layout shared: each thread's region in one piece (segmented, IOR's "
-			    "default) or its blocks interleaved with the others' (strided; unset: "
-			    "segmented)" },
-	[ST_OPT_RWMIX] = { "rwmix", "READ_PCT", ST_T_COUNT, ST_OF_SWEEP, NULL, 0, 100, 0, 0, 0, NULL,
-			   "rw, randrw: % of the calls that read, interleaved evenly in each thread "
-			   "(fio rwmixread; unset: 50)" },
-	[ST_OPT_RUNTIME] = { "runtime", "SECONDS", ST_T_DURATION, ST_OF_SWEEP, NULL, SEC / 10,
-			     7 * 24 * 3600 * SEC, SEC, 0, 0, NULL,
-			     "data phases run this long (after --ramp), wrapping to the start of the "
-			     "file (fio time_based); bytes done count (unset: until --size is done)" },
-	[ST_OPT_RAMP] = { "ramp", "SECONDS", ST_T_DURATION, ST_OF_SWEEP, NULL, 0, 24 * 3600 * SEC, SEC,
-			  0, 0, NULL,
-			  "data phases: calls that start in the first SECONDS are left out of the "
-			  "figures and the intervals (fio ramp_time)" },
-	[ST_OPT_STONEWALL] = { "stonewall", "on|off", ST_T_ENUM, ST_OF_SWEEP, on_off, 0, 0, 0, 0, 0,
-			       NULL,
-			       "data phases: every thread stops when the first client rank has done "
-			       "its bytes; what was moved by then counts (IOR -D, elbencho's first "
-			       "done; unset: off)" },
-	[ST_OPT_RWSIZE] = { "rwsize", "SIZE", ST_T_SIZE, ST_OF_SWEEP | ST_OF_MOUNT, NULL, 4096,
-			    64LL << 20, 0, 4096, 0, NULL,
-			    "rsize and wsize together, one dimension (a multiple of 4k)" },
-	[ST_OPT_SET] = { "set", "KEY=V,KEY=V", ST_T_STRING, ST_OF_SWEEP, NULL, 0, 0, 0, 0, ';', NULL,
-			 "a named set of sweep option values, swept as one dimension (nfsometer's "
-			 "option sets): give --set once per set, or ';' between sets; an option a set "
-			 "names is unset in the sets that do not" },
-	[ST_OPT_INTERVAL] = { "interval", "DURATION", ST_T_DURATION, 0, NULL, 10 * (SEC / 1000),
-			      3600 * SEC, SEC / 1000, 0, 0, "100ms",
-			      "width of the throughput-over-time intervals (plain number: ms); a "
-			      "thread keeps 600, widening them ten times when a phase outgrows them" },
-	[ST_OPT_KEEP] = { "keep", "on|off", ST_T_ENUM, 0, on_off, 0, 0, 0, 0, 0, "off",
-			  "leave the files: each combination's in stcluster-<run id>/c<seq>/ (IOR -k)" },
-	[ST_OPT_NULL_DELAY_STEP] = { "null-delay-step", "DURATION", ST_T_DURATION, 0, NULL, 0,
-				     10 * SEC, 1000, 0, 0, "0",
-				     "null engine: rank r's calls take --null-delay + r x this "
-				     "(plain number: us)" },
-};
-
 int st_opt_find(const char *name)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++)
@@ -254,14 +26,12 @@ int st_opt_find(const char *name)
 	return -1;
 }
 
-static int is_list(const struct st_opt_def *d)
+int st_opt_is_list(const struct st_opt_def *d)
 {
 	return (d->flags & (ST_OF_SWEEP | ST_OF_LIST)) != 0;
 }
 
-static int fail(char *err, size_t n, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t n, const char *where, const char *fmt, ...)
+int st_opt_fail(char *err, size_t n, const char *where, const char *fmt, ...)
 {
 	size_t off = 0;
 	if (where) {
@@ -285,32 +55,35 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 	case ST_T_SIZE:
 		rc = st_parse_size(s, v, &why);
 		if (rc)
-			return fail(err, n, where, "--%s: invalid size '%s' (%s)", d->name, s, why);
+			return st_opt_fail(err, n, where, "--%s: invalid size '%s' (%s)", d->name, s, why);
 		break;
 	case ST_T_COUNT:
 		rc = st_parse_count(s, v, &why);
 		if (rc)
-			return fail(err, n, where, "--%s: invalid number '%s' (%s)", d->name, s, why);
+			return st_opt_fail(err, n, where, "--%s: invalid number '%s' (%s)", d->name, s, why);
 		break;
 	case ST_T_DURATION:
 		rc = st_parse_duration(s, d->unit_ns, v, &why);
 		if (rc)
-			return fail(err, n, where, "--%s: invalid duration '%s' (%s)", d->name, s,
+			return st_opt_fail(err, n, where, "--%s: invalid duration '%s' (%s)", d->name, s,
 				    why);
 		break;
 	case ST_T_DATA:
 		if (st_data_parse(s, v, &why))
-			return fail(err, n, where, "--%s: invalid pattern '%s' (%s)", d->name, s, why);
+			return st_opt_fail(err, n, where, "--%s: invalid pattern '%s' (%s)", d->name, s, why);
 		return 0;
 	case ST_T_ERRNO: {
 		int e;
 		if (st_errno_parse(s, &e))
-			return fail(err, n, where, "--%s: unknown errno '%s' (use a name like EIO)",
+			return st_opt_fail(err, n, where, "--%s: unknown errno '%s' (use a name like EIO)",
 				    d->name, s);
 		*v = e;
 		return 0;
 	}
 	case ST_T_ENUM:
+		for (int i = 0; d->aliases && d->aliases[i]; i += 2)
+			if (strcmp(d->aliases[i], s) == 0)
+				s = d->aliases[i + 1];
 		for (int i = 0; d->choices[i]; i++)
 			if (strcmp(d->choices[i], s) == 0) {
 				*v = i;
@@ -323,16 +96,16 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 					strncat(allowed, ", ", sizeof(allowed) - strlen(allowed) - 1);
 				strncat(allowed, d->choices[i], sizeof(allowed) - strlen(allowed) - 1);
 			}
-			return fail(err, n, where, "--%s: unknown value '%s' (one of: %s)", d->name, s,
+			return st_opt_fail(err, n, where, "--%s: unknown value '%s' (one of: %s)", d->name, s,
 				    allowed);
 		}
 	default:
-		return fail(err, n, where, "--%s: internal: no parser", d->name);
+		return st_opt_fail(err, n, where, "--%s: internal: no parser", d->name);
 	}
 	if (d->align && *v % d->align) {
 		char a[32];
 		st_format_size(d->align, a, sizeof(a));
-		return fail(err, n, where, "--%s: '%s' is not a multiple of %s", d->name, s, a);
+		return st_opt_fail(err, n, where, "--%s: '%s' is not a multiple of %s", d->name, s, a);
 	}
 	if (d->max > d->min && (*v < d->min || *v > d->max)) {
 		char lo[32], hi[32];
@@ -346,10 +119,15 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
 			snprintf(lo, sizeof(lo), "%lld", (long long)d->min);
 			snprintf(hi, sizeof(hi), "%lld", (long long)d->max);
 		}
-		return fail(err, n, where, "--%s: '%s' is out of range (%s to %s)", d->name, s, lo,
+		return st_opt_fail(err, n, where, "--%s: '%s' is out of range (%s to %s)", d->name, s, lo,
 			    hi);
 	}
 	return 0;
+}
+
+int st_opt_parse_value(int id, const char *text, int64_t *v, char *err, size_t n)
+{
+	return parse_one(&st_options[id], text, v, err, n, NULL);
 }
 
 /*
@@ -358,23 +136,58 @@ static int parse_one(const struct st_opt_def *d, const char *s, int64_t *v, char
  * vals[id] gets each value (ST_UNSET for the keys not named). 0, or -1
  * with one line in err.
  */
+/*
+ * The name of a set "NAME:key=v,..." (its level in the store and the
+ * analyses): the letters, digits, '.', '_' and '-' before the first ':'
+ * when no '=' comes before it; without one, the set's text. *body: where
+ * its pairs start. 0, or -1 with one line in err (a ':' with no name).
+ */
+static int set_name(const char *text, char *name, size_t n, const char **body, char *err,
+		    size_t errn, const char *where)
+{
+	const char *colon = strchr(text, ':'), *eq = strchr(text, '=');
+	*body = text;
+	if (!colon || (eq && eq < colon)) {
+		st_copy(name, n, text);
+		return 0;
+	}
+	size_t len = (size_t)(colon - text);
+	if (len == 0 || len >= n || len > ST_SET_NAME_MAX)
+		return st_opt_fail(err, errn, where, "--set '%s': %s", text,
+			    len ? "the name before ':' is too long" : "no name before ':'");
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)text[i]) && !strchr("._-", text[i]))
+			return st_opt_fail(err, errn, where,
+				    "--set '%s': the name '%.*s' may hold letters, digits, '.', "
+				    "'_' and '-' only",
+				    text, (int)len, text);
+	memcpy(name, text, len);
+	name[len] = '\0';
+	*body = colon + 1;
+	return 0;
+}
+
 static int set_parse(const char *text, int64_t vals[ST_OPT_COUNT], char *err, size_t errn,
 		     const char *where)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++)
 		vals[i] = ST_UNSET;
-	for (const char *p = text;;) {
+	char name[ST_SET_NAME_MAX + 1];
+	const char *body;
+	if (set_name(text, name, sizeof(name), &body, err, errn, where))
+		return -1;
+	for (const char *p = body;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 		char pair[256], why[ST_ERR_MAX];
 		if (len == 0 || len >= sizeof(pair))
-			return fail(err, errn, where, "--set '%s': %s", text,
+			return st_opt_fail(err, errn, where, "--set '%s': %s", text,
 				    len ? "a value is too long" : "empty element (KEY=V,KEY=V)");
 		memcpy(pair, p, len);
 		pair[len] = '\0';
 		char *eq = strchr(pair, '=');
 		if (!eq || eq == pair || !eq[1])
-			return fail(err, errn, where, "--set '%s': '%s' is not KEY=VALUE", text, pair);
+			return st_opt_fail(err, errn, where, "--set '%s': '%s' is not KEY=VALUE", text, pair);
 		*eq = '\0';
 		/* a plan file may put spaces around the words */
 		char *key = pair, *val = eq + 1;
@@ -389,18 +202,62 @@ static int set_parse(const char *text, int64_t vals[ST_OPT_COUNT], char *err, si
 		int id = st_opt_find(key);
 		if (id < 0 || !(st_options[id].flags & ST_OF_SWEEP) || id == ST_OPT_SET ||
 		    st_options[id].type == ST_T_STRING)
-			return fail(err, errn, where,
+			return st_opt_fail(err, errn, where,
 				    "--set '%s': '%s' is not an option a set can give (a sweep option "
 				    "with one value: block, vers, rsize, ...)",
 				    text, key);
 		if (vals[id] != ST_UNSET)
-			return fail(err, errn, where, "--set '%s': '%s' is given twice", text, key);
+			return st_opt_fail(err, errn, where, "--set '%s': '%s' is given twice", text, key);
 		if (parse_one(&st_options[id], val, &vals[id], why, sizeof(why), NULL))
-			return fail(err, errn, where, "--set '%s': %s", text, why);
+			return st_opt_fail(err, errn, where, "--set '%s': %s", text, why);
 		if (!comma)
 			break;
 		p = comma + 1;
 	}
+	return 0;
+}
+
+/* A string list option's text into *ov (the values NUL-separated in s, v[i]
+ * the offset of value i), each value checked; ov unchanged on error. */
+static int set_string_list(int id, const char *text, int from_args, struct st_optval *ov,
+			   const char *where, char *err, size_t errn)
+{
+	const struct st_opt_def *d = &st_options[id];
+	struct st_optval nv = { 0 };
+	size_t off = 0;
+	char sep = d->sep ? d->sep : ',';
+	for (const char *p = text;;) {
+		const char *end = strchr(p, sep);
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == 0)
+			return st_opt_fail(err, errn, where, "--%s: empty element in list '%s'", d->name, text);
+		if (off + len + 1 > sizeof(nv.s) || nv.n == ST_MAX_VALUES)
+			return st_opt_fail(err, errn, where, "--%s: list is too long", d->name);
+		for (int i = 0; i < nv.n; i++)
+			if (strlen(nv.s + nv.v[i]) == len && !memcmp(nv.s + nv.v[i], p, len))
+				return st_opt_fail(err, errn, where, "--%s: value '%.*s' is listed twice",
+					    d->name, (int)len, p);
+		memcpy(nv.s + off, p, len);
+		nv.s[off + len] = '\0';
+		nv.v[nv.n++] = (int64_t)off;
+		off += len + 1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	for (int i = 0; id == ST_OPT_SET && i < nv.n; i++) {
+		int64_t vals[ST_OPT_COUNT];
+		if (set_parse(st_optval_str(&nv, i), vals, err, errn, where))
+			return -1;
+		/* a set's name is its level: two sets of one name would be one */
+		char a[ST_STR_MAX], b[ST_STR_MAX];
+		st_set_name(&nv, i, a, sizeof(a));
+		for (int k = 0; k < i; k++)
+			if (strcmp(a, st_set_name(&nv, k, b, sizeof(b))) == 0)
+				return st_opt_fail(err, errn, where, "--set: two sets are named '%s'", a);
+	}
+	nv.from_args = from_args;
+	*ov = nv;
 	return 0;
 }
 
@@ -423,51 +280,25 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 		size_t len = strlen(text);
 		for (size_t i = 0; i < len; i++)
 			if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-				return fail(err, errn, where, "--%s: control character 0x%02x in the value",
+				return st_opt_fail(err, errn, where, "--%s: control character 0x%02x in the value",
 					    d->name, (unsigned)(unsigned char)text[i]);
+			else if ((unsigned char)text[i] == 0xc2 && (unsigned char)text[i + 1] >= 0x80 &&
+				 (unsigned char)text[i + 1] <= 0x9f) /* C1, U+0080-U+009F in UTF-8 */
+				return st_opt_fail(err, errn, where,
+					    "--%s: control character U+%04X in the value", d->name,
+					    (unsigned)(unsigned char)text[i + 1]);
 		if (len && (text[0] == ' ' || text[len - 1] == ' '))
-			return fail(err, errn, where, "--%s: value '%s' begins or ends with a space",
+			return st_opt_fail(err, errn, where, "--%s: value '%s' begins or ends with a space",
 				    d->name, text);
 	}
-	if (d->type == ST_T_STRING && is_list(d)) {
-		struct st_optval nv = { 0 };
-		size_t off = 0;
-		char sep = d->sep ? d->sep : ',';
-		for (const char *p = text;;) {
-			const char *end = strchr(p, sep);
-			size_t len = end ? (size_t)(end - p) : strlen(p);
-			if (len == 0)
-				return fail(err, errn, where, "--%s: empty element in list '%s'", d->name,
-					    text);
-			if (off + len + 1 > sizeof(nv.s) || nv.n == ST_MAX_VALUES)
-				return fail(err, errn, where, "--%s: list is too long", d->name);
-			for (int i = 0; i < nv.n; i++)
-				if (strlen(nv.s + nv.v[i]) == len && !memcmp(nv.s + nv.v[i], p, len))
-					return fail(err, errn, where, "--%s: value '%.*s' is listed twice",
-						    d->name, (int)len, p);
-			memcpy(nv.s + off, p, len);
-			nv.s[off + len] = '\0';
-			nv.v[nv.n++] = (int64_t)off;
-			off += len + 1;
-			if (!end)
-				break;
-			p = end + 1;
-		}
-		for (int i = 0; id == ST_OPT_SET && i < nv.n; i++) {
-			int64_t vals[ST_OPT_COUNT];
-			if (set_parse(st_optval_str(&nv, i), vals, err, errn, where))
-				return -1;
-		}
-		nv.from_args = from_args;
-		*ov = nv;
-		return 0;
-	}
+	if (d->type == ST_T_STRING && st_opt_is_list(d))
+		return set_string_list(id, text, from_args, ov, where, err, errn);
 	if (d->type == ST_T_STRING) {
 		if (strlen(text) >= sizeof(ov->s))
-			return fail(err, errn, where, "--%s: value is longer than %zu bytes", d->name,
+			return st_opt_fail(err, errn, where, "--%s: value is longer than %zu bytes", d->name,
 				    sizeof(ov->s) - 1);
 		if (id != ST_OPT_LABEL && !*text)
-			return fail(err, errn, where, "--%s: empty value", d->name);
+			return st_opt_fail(err, errn, where, "--%s: empty value", d->name);
 		st_copy(ov->s, sizeof(ov->s), text);
 		ov->n = 1;
 		ov->from_args = from_args;
@@ -476,25 +307,25 @@ int st_config_set(struct st_config *cfg, int id, const char *text, int from_args
 	struct st_optval nv = { 0 };
 	const char *p = text;
 	for (;;) {
-		const char *comma = is_list(d) ? strchr(p, ',') : NULL;
+		const char *comma = st_opt_is_list(d) ? strchr(p, ',') : NULL;
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 		char elem[128];
 		if (len == 0)
-			return fail(err, errn, where, "--%s: empty element in list '%s'", d->name,
+			return st_opt_fail(err, errn, where, "--%s: empty element in list '%s'", d->name,
 				    text);
 		if (len >= sizeof(elem))
-			return fail(err, errn, where, "--%s: value '%.40s...' is too long", d->name, p);
+			return st_opt_fail(err, errn, where, "--%s: value '%.40s...' is too long", d->name, p);
 		memcpy(elem, p, len);
 		elem[len] = '\0';
 		if (nv.n == ST_MAX_VALUES)
-			return fail(err, errn, where, "--%s: more than %d values", d->name,
+			return st_opt_fail(err, errn, where, "--%s: more than %d values", d->name,
 				    ST_MAX_VALUES);
 		int64_t v;
 		if (parse_one(d, elem, &v, err, errn, where))
 			return -1;
 		for (int i = 0; i < nv.n; i++)
 			if (nv.v[i] == v)
-				return fail(err, errn, where, "--%s: value '%s' is listed twice", d->name,
+				return st_opt_fail(err, errn, where, "--%s: value '%s' is listed twice", d->name,
 					    elem);
 		nv.v[nv.n++] = v;
 		if (!comma)
@@ -528,31 +359,31 @@ int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strncmp(a, "--", 2) != 0 || !a[2])
-			return fail(err, errn, NULL, "unexpected argument '%s' (options start with --)",
+			return st_opt_fail(err, errn, NULL, "unexpected argument '%s' (options start with --)",
 				    a);
 		char name[64];
 		const char *eq = strchr(a + 2, '=');
 		size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 		if (len >= sizeof(name))
-			return fail(err, errn, NULL, "unknown option '%.60s'", a);
+			return st_opt_fail(err, errn, NULL, "unknown option '%.60s'", a);
 		memcpy(name, a + 2, len);
 		name[len] = '\0';
 		int id = st_opt_find(name);
 		if (id < 0)
-			return fail(err, errn, NULL, "unknown option '--%s' (see --help)", name);
+			return st_opt_fail(err, errn, NULL, "unknown option '--%s' (see --help)", name);
 		if (given[id]++ && id != ST_OPT_SET)
-			return fail(err, errn, NULL, "--%s: given twice (give it once%s)", name,
-				    is_list(&st_options[id]) ? ", with a list: a,b" : "");
+			return st_opt_fail(err, errn, NULL, "--%s: given twice (give it once%s)", name,
+				    st_opt_is_list(&st_options[id]) ? ", with a list: a,b" : "");
 		const char *val;
 		if (st_options[id].type == ST_T_FLAG) {
 			if (eq)
-				return fail(err, errn, NULL, "--%s takes no value", name);
+				return st_opt_fail(err, errn, NULL, "--%s takes no value", name);
 			val = "";
 		} else if (eq) {
 			val = eq + 1;
 		} else {
 			if (i + 1 >= argc)
-				return fail(err, errn, NULL, "--%s: missing value (%s)", name,
+				return st_opt_fail(err, errn, NULL, "--%s: missing value (%s)", name,
 					    st_options[id].arg);
 			val = argv[++i];
 		}
@@ -564,7 +395,7 @@ int st_config_parse_args(struct st_config *cfg, int argc, char **argv, char *err
 				off += (size_t)snprintf(all + off, sizeof(all) - off, "%s;",
 							st_optval_str(&cfg->o[id], k));
 			if (off + strlen(val) >= sizeof(all))
-				return fail(err, errn, NULL, "--set: the sets are longer than %zu bytes",
+				return st_opt_fail(err, errn, NULL, "--set: the sets are longer than %zu bytes",
 					    sizeof(all) - 1);
 			st_copy(all + off, sizeof(all) - off, val);
 			if (st_config_set(cfg, id, all, 1, NULL, err, errn))
@@ -590,7 +421,7 @@ static char *trim(char *s)
 int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fname,
 			 char *err, size_t errn)
 {
-	int lineno = 0, first_line[ST_OPT_COUNT] = { 0 };
+	int lineno = 0, first_line[ST_OPT_COUNT] = { 0 }, plan_lines = 0, section = -1;
 	const char *p = text;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -599,7 +430,7 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%d", fname, lineno);
 		if (len >= sizeof(line))
-			return fail(err, errn, where, "line too long");
+			return st_opt_fail(err, errn, where, "line too long");
 		memcpy(line, p, len);
 		line[len] = '\0';
 		p = nl ? nl + 1 : p + len;
@@ -615,22 +446,42 @@ int st_config_parse_plan(struct st_config *cfg, const char *text, const char *fn
 		char *l = trim(line);
 		if (!*l)
 			continue;
+		/* until a line has a key stcluster knows, the file may be anything
+		 * (--plan /etc/shadow, a conf that links to it): its text is
+		 * never shown, only its line number */
+		if (*l == '[') { /* a phase's own values from here (phaseopt.h) */
+			if (st_phase_section(cfg, l, lineno, plan_lines, where, &section, err, errn))
+				return -1;
+			continue;
+		}
 		char *eq = strchr(l, '=');
+		if (!eq && !plan_lines)
+			return st_opt_fail(err, errn, where, "expected 'key = value' (not a plan file?)");
 		if (!eq)
-			return fail(err, errn, where, "expected 'key = value', got '%s'", l);
+			return st_opt_fail(err, errn, where, "expected 'key = value', got '%s'", l);
 		*eq = '\0';
 		char *key = trim(l), *val = trim(eq + 1);
+		if (section >= 0) {
+			if (st_phase_set(cfg, section, key, val, plan_lines, where, err, errn))
+				return -1;
+			plan_lines++;
+			continue;
+		}
 		int id = st_opt_find(key);
+		if ((id < 0 || (st_options[id].flags & ST_OF_NO_PLAN)) &&
+		    !plan_lines && strspn(key, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(key))
+			return st_opt_fail(err, errn, where, "unknown key (not a plan file?)");
 		if (id < 0 || (st_options[id].flags & ST_OF_NO_PLAN))
-			return fail(err, errn, where, "unknown key '%s'", key);
+			return st_opt_fail(err, errn, where, "unknown key '%s'", key);
+		plan_lines++;
 		if (first_line[id])
-			return fail(err, errn, where, "key '%s' is given twice (first on line %d)", key,
+			return st_opt_fail(err, errn, where, "key '%s' is given twice (first on line %d)", key,
 				    first_line[id]);
 		first_line[id] = lineno;
 		if (st_options[id].type == ST_T_FLAG) {
 			if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "true") &&
 			    strcmp(val, "false"))
-				return fail(err, errn, where, "--%s: expected on or off, got '%s'", key,
+				return st_opt_fail(err, errn, where, "--%s: expected on or off, got '%s'", key,
 					    val);
 			if (!strcmp(val, "off") || !strcmp(val, "false"))
 				continue;
@@ -709,19 +560,19 @@ static int workload_check(const struct st_config *cfg, char *err, size_t errn)
 		set_parse(text, vals, err, errn, NULL); /* parsed when it was set */
 		for (int i = 0; i < ST_OPT_COUNT; i++)
 			if (vals[i] != ST_UNSET && given_by_user(cfg, i))
-				return fail(err, errn, NULL, "--%s: given as an option and in --set '%s' "
+				return st_opt_fail(err, errn, NULL, "--%s: given as an option and in --set '%s' "
 							     "(give it in one place)",
 					    st_options[i].name, text);
 		if ((vals[ST_OPT_RWSIZE] != ST_UNSET || cfg->o[ST_OPT_RWSIZE].n) &&
 		    (vals[ST_OPT_RSIZE] != ST_UNSET || vals[ST_OPT_WSIZE] != ST_UNSET))
-			return fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
+			return st_opt_fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
 						     "give rwsize or rsize/wsize", text);
 		if (vals[ST_OPT_RWSIZE] != ST_UNSET && (cfg->o[ST_OPT_RSIZE].n || cfg->o[ST_OPT_WSIZE].n))
-			return fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
+			return st_opt_fail(err, errn, NULL, "--set '%s': rwsize is rsize and wsize together: "
 						     "give rwsize or rsize/wsize", text);
 	}
 	if (cfg->o[ST_OPT_RWSIZE].n && (cfg->o[ST_OPT_RSIZE].n || cfg->o[ST_OPT_WSIZE].n))
-		return fail(err, errn, NULL, "--rwsize: sets rsize and wsize together: give it or "
+		return st_opt_fail(err, errn, NULL, "--rwsize: sets rsize and wsize together: give it or "
 					     "--rsize/--wsize, not both");
 	unsigned ph = st_config_phases(cfg);
 	static const struct {
@@ -729,9 +580,11 @@ static int workload_check(const struct st_config *cfg, char *err, size_t errn)
 		unsigned phases;
 		const char *what;
 	} needs[] = {
-		{ ST_OPT_FILES, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
-		{ ST_OPT_FILE_SIZE, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
-		{ ST_OPT_FANOUT, ST_PHASES_META, "the metadata phases (create, stat, open, remove)" },
+		{ ST_OPT_FILES, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_FILE_SIZE, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_FANOUT, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_DIR_MODE, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_DEPTH, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
 		{ ST_OPT_LAYOUT, ST_PHASES_DATA, "the data phases" },
 		{ ST_OPT_ACCESS, ST_PHASES_DATA, "the data phases" },
 		{ ST_OPT_RWMIX, ST_PHASES_MIXED, "the mixed phases (rw, randrw)" },
@@ -741,21 +594,31 @@ static int workload_check(const struct st_config *cfg, char *err, size_t errn)
 	};
 	for (size_t i = 0; i < ST_ARRAY_LEN(needs); i++)
 		if (st_config_given(cfg, needs[i].id) && !(ph & needs[i].phases))
-			return fail(err, errn, NULL, "--%s: only for %s, and --phases has none",
+			return st_opt_fail(err, errn, NULL, "--%s: only for %s, and --phases has none",
 				    st_options[needs[i].id].name, needs[i].what);
 	if (st_config_given(cfg, ST_OPT_ACCESS) && !takes(cfg, ST_OPT_LAYOUT, ST_LAYOUT_SHARED))
-		return fail(err, errn, NULL, "--access: only with --layout shared (a file per thread "
+		return st_opt_fail(err, errn, NULL, "--access: only with --layout shared (a file per thread "
 					     "is read and written in one piece)");
+	if (takes(cfg, ST_OPT_STONEWALL, ST_STONEWALL_WEAROUT) && !st_config_given(cfg, ST_OPT_RUNTIME))
+		return st_opt_fail(err, errn, NULL, "--stonewall wearout: goes on after the end of "
+					     "--runtime (IOR's -D); give --runtime");
 	if (takes(cfg, ST_OPT_STONEWALL, ST_ON) && st_config_given(cfg, ST_OPT_RUNTIME))
-		return fail(err, errn, NULL, "--stonewall on: a time-based phase (--runtime) has no "
+		return st_opt_fail(err, errn, NULL, "--stonewall on: a time-based phase (--runtime) has no "
 					     "first client to stop at; give one or the other");
+	int64_t fo = largest(cfg, ST_OPT_FANOUT), dp = largest(cfg, ST_OPT_DEPTH), leaves = 1;
+	for (int64_t k = 0; fo != ST_UNSET && dp != ST_UNSET && k < dp && leaves <= ST_META_LEAVES_MAX; k++)
+		leaves *= fo;
+	if (leaves > ST_META_LEAVES_MAX)
+		return st_opt_fail(err, errn, NULL, "--depth %lld with --fanout %lld: more than %d leaf "
+					     "directories per thread", (long long)dp, (long long)fo,
+			    ST_META_LEAVES_MAX);
 	int64_t rt = largest(cfg, ST_OPT_RUNTIME), rp = largest(cfg, ST_OPT_RAMP);
 	int64_t span = (rt == ST_UNSET ? 0 : rt) + (rp == ST_UNSET ? 0 : rp);
 	if (span >= cfg->o[ST_OPT_DEADLINE].v[0]) {
 		char d[32], x[32];
 		st_format_duration(cfg->o[ST_OPT_DEADLINE].v[0], d, sizeof(d));
 		st_format_duration(span, x, sizeof(x));
-		return fail(err, errn, NULL, "--%s: %s of runtime and ramp does not end before "
+		return st_opt_fail(err, errn, NULL, "--%s: %s of runtime and ramp does not end before "
 					     "--deadline %s",
 			    rt != ST_UNSET ? "runtime" : "ramp", x, d);
 	}
@@ -774,6 +637,15 @@ int st_config_given(const struct st_config *cfg, int id)
 	return 0;
 }
 
+const char *st_set_name(const struct st_optval *ov, int set, char *buf, size_t n)
+{
+	const char *body;
+	char err[ST_ERR_MAX];
+	if (set_name(st_optval_str(ov, set), buf, n, &body, err, sizeof(err), NULL))
+		st_copy(buf, n, st_optval_str(ov, set));
+	return buf;
+}
+
 int st_set_lookup(const struct st_config *cfg, int set, int id, int64_t *v)
 {
 	int64_t vals[ST_OPT_COUNT];
@@ -786,69 +658,173 @@ int st_set_lookup(const struct st_config *cfg, int set, int id, int64_t *v)
 	return 1;
 }
 
+int st_db_name_check(const char *path, char *err, size_t errn)
+{
+	if (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)
+		return st_opt_fail(err, errn, NULL,
+			    "--db: '%s' is SQLite's name of a memory or URI store, not a file's "
+			    "path (a file of that name: ./%s)",
+			    path, path);
+	return 0;
+}
+
+/* Two --set sets that make the same combination, compared by value
+ * (block=4k and block=4096): the sweep would run it twice. Every other
+ * sweep option has the same values beside each set, so comparing the
+ * first combination of each set compares them all. */
+static int sets_differ(const struct st_config *cfg, char *err, size_t errn)
+{
+	const struct st_optval *sets = &cfg->o[ST_OPT_SET];
+	uint64_t stride = 1; /* mixed radix: the sweep options after SET vary faster */
+	for (int i = ST_OPT_SET + 1; i < ST_OPT_COUNT; i++)
+		if ((st_options[i].flags & ST_OF_SWEEP) && cfg->o[i].n)
+			stride *= (uint64_t)cfg->o[i].n;
+	for (int k = 1; k < sets->n; k++)
+		for (int l = 0; l < k; l++) {
+			struct st_combo a, b;
+			st_plan_combo(cfg, (uint64_t)k * stride, &a);
+			st_plan_combo(cfg, (uint64_t)l * stride, &b);
+			a.v[ST_OPT_SET] = b.v[ST_OPT_SET];
+			if (memcmp(a.v, b.v, sizeof(a.v)) == 0)
+				return st_opt_fail(err, errn, NULL,
+					    "--set '%s': the same combination as --set '%s'",
+					    st_optval_str(sets, k), st_optval_str(sets, l));
+		}
+	return 0;
+}
+
 int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 {
 	if (cfg->o[ST_OPT_RESUME].n)
 		for (int i = 0; i < ST_OPT_COUNT; i++)
 			if (cfg->o[i].from_args && i != ST_OPT_RESUME && i != ST_OPT_DB &&
 			    i != ST_OPT_QUIET && i != ST_OPT_DEADLINE)
-				return fail(err, errn, NULL,
+				return st_opt_fail(err, errn, NULL,
 					    "--%s: a resumed run keeps its stored options (only --db, "
 					    "--quiet and --deadline may be given with --resume)",
 					    st_options[i].name);
-	int engine = (int)cfg->o[ST_OPT_ENGINE].v[0];
-	if (!cfg->o[ST_OPT_TARGET].n && !cfg->o[ST_OPT_DRY_RUN].n && engine != ST_ENGINE_NULL)
-		return fail(err, errn, NULL, "--target: missing (the directory to test)");
 	if (!cfg->o[ST_OPT_DB].n)
-		return fail(err, errn, NULL, "--db: missing");
-	/* the null engine's knobs mean nothing elsewhere: a value other than the
-	 * default is a mistake worth stopping for */
-	static const int null_only[] = { ST_OPT_NULL_DELAY, ST_OPT_NULL_ERROR, ST_OPT_NULL_ERROR_AT,
-					 ST_OPT_NULL_FAIL_SETUP, ST_OPT_NULL_DELAY_STEP };
-	for (size_t i = 0; i < ST_ARRAY_LEN(null_only); i++) {
-		const struct st_optval *ov = &cfg->o[null_only[i]];
-		if (engine != ST_ENGINE_NULL && ov->n && (!st_options[null_only[i]].def || ov->v[0]))
-			return fail(err, errn, NULL, "--%s: only for --engine null",
-				    st_options[null_only[i]].name);
-	}
-	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		if (!st_config_given(cfg, i))
-			continue;
-		if ((st_options[i].flags & ST_OF_MOUNT) && engine == ST_ENGINE_POSIX &&
-		    !cfg->o[ST_OPT_MOUNT].n)
-			return fail(err, errn, NULL,
-				    "--%s: a mount option needs --mount SOURCE (and root) with the posix "
-				    "engine; without it the options in force are recorded",
-				    st_options[i].name);
-		if (i == ST_OPT_MOUNT_OPTS && engine != ST_ENGINE_POSIX)
-			return fail(err, errn, NULL, "--mount-opts: only for --engine posix with --mount");
-	}
+		return st_opt_fail(err, errn, NULL, "--db: missing");
+	if (st_db_name_check(cfg->o[ST_OPT_DB].s, err, errn))
+		return -1;
+	if (cfg->o[ST_OPT_MOUNT].n && strstr(cfg->o[ST_OPT_MOUNT].s, "://"))
+		return st_opt_fail(err, errn, NULL,
+			    "--mount: '%s' is a URL; --mount takes what mount(8) does "
+			    "(server:/export; an nfs:// URL is the --target of --engine libnfs)",
+			    cfg->o[ST_OPT_MOUNT].s);
 	if (workload_check(cfg, err, errn))
 		return -1;
-	if (cfg->o[ST_OPT_MOUNT].n && engine != ST_ENGINE_POSIX)
-		return fail(err, errn, NULL, "--mount: only for --engine posix");
 	/* --fstype is the type --mount mounts: alone it would change nothing */
 	const struct st_optval *ft = &cfg->o[ST_OPT_FSTYPE];
 	if (!cfg->o[ST_OPT_MOUNT].n && ft->n &&
 	    (ft->from_args || strcmp(ft->s, st_options[ST_OPT_FSTYPE].def) != 0))
-		return fail(err, errn, NULL, "--fstype: '%s' is the type --mount mounts; without "
+		return st_opt_fail(err, errn, NULL, "--fstype: '%s' is the type --mount mounts; without "
 					     "--mount nothing is mounted (give --mount SOURCE)",
 			    ft->s);
 	if (cfg->o[ST_OPT_MOUNT_OVER].n && !cfg->o[ST_OPT_MOUNT].n)
-		return fail(err, errn, NULL, "--mount-over: only with --mount SOURCE");
+		return st_opt_fail(err, errn, NULL, "--mount-over: only with --mount SOURCE");
+	if (st_search_check(cfg, err, errn))
+		return -1;
 	uint64_t n = st_plan_combos(cfg);
 	if (n * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0] > 1000000)
-		return fail(err, errn, NULL,
+		return st_opt_fail(err, errn, NULL,
 			    "the matrix has %llu combinations x %lld iterations: over 1000000",
 			    (unsigned long long)n, (long long)cfg->o[ST_OPT_ITERATIONS].v[0]);
+	return sets_differ(cfg, err, errn) ? -1 : st_phase_check(cfg, err, errn);
+}
+
+/* Does one of the --set sets give option id a value? */
+static int in_a_set(const struct st_config *cfg, int id)
+{
+	int64_t v;
+	for (int k = 0; k < cfg->o[ST_OPT_SET].n; k++)
+		if (st_set_lookup(cfg, k, id, &v))
+			return 1;
 	return 0;
+}
+
+int st_config_chosen(const struct st_config *cfg, int id)
+{
+	const struct st_optval *ov = &cfg->o[id];
+	const struct st_opt_def *d = &st_options[id];
+	int set = in_a_set(cfg, id);
+	if (!ov->n || !d->def || set)
+		return ov->n || set;
+	if (d->type == ST_T_STRING)
+		return st_opt_is_list(d) || strcmp(ov->s, d->def) != 0;
+	int64_t v;
+	char err[ST_ERR_MAX];
+	return ov->n != 1 || parse_one(d, d->def, &v, err, sizeof(err), NULL) || v != ov->v[0];
+}
+
+void st_config_given_text(const struct st_config *cfg, int id, char *buf, size_t n)
+{
+	const struct st_opt_def *d = &st_options[id];
+	const struct st_optval *ov = &cfg->o[id];
+	const char sep[2] = { d->sep ? d->sep : ',', '\0' };
+	char v[256];
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < ov->n && off < n; k++) {
+		if (d->type == ST_T_STRING)
+			st_copy(v, sizeof(v), st_opt_is_list(d) ? st_optval_str(ov, k) : ov->s);
+		else if (d->type == ST_T_FLAG)
+			st_copy(v, sizeof(v), "on");
+		else
+			st_opt_value_text(cfg, id, ov->v[k], v, sizeof(v));
+		off += (size_t)snprintf(buf + off, n - off, "%s%s", k ? sep : "", v);
+	}
+	for (int k = 0; !ov->n && k < cfg->o[ST_OPT_SET].n; k++) {
+		int64_t x;
+		if (!st_set_lookup(cfg, k, id, &x))
+			continue;
+		st_opt_value_text(cfg, id, x, v, sizeof(v));
+		off = (size_t)snprintf(buf, n, "%s (--set '%s')", v,
+				       st_optval_str(&cfg->o[ST_OPT_SET], k));
+		break;
+	}
+	if (off >= n && n >= 4)
+		memcpy(buf + n - 4, "...", 4);
+}
+
+/* --access means something only with --layout shared: the two are one
+ * dimension of the matrix, each access beside shared and one beside every
+ * other layout (file-per-thread,shared x segmented,strided: 3, not 4).
+ * Its size, or 0 when they are not both given. */
+static uint64_t layout_access_size(const struct st_config *cfg)
+{
+	const struct st_optval *l = &cfg->o[ST_OPT_LAYOUT], *a = &cfg->o[ST_OPT_ACCESS];
+	uint64_t n = 0;
+	for (int k = 0; a->n && k < l->n; k++)
+		n += l->v[k] == ST_LAYOUT_SHARED ? (uint64_t)a->n : 1;
+	return n;
+}
+
+/* Element r of that dimension into c (beside any layout but shared, no
+ * access: the combination is the one without --access). */
+static void layout_access(const struct st_config *cfg, uint64_t r, struct st_combo *c)
+{
+	const struct st_optval *l = &cfg->o[ST_OPT_LAYOUT], *a = &cfg->o[ST_OPT_ACCESS];
+	for (int k = 0; k < l->n; k++) {
+		uint64_t w = l->v[k] == ST_LAYOUT_SHARED ? (uint64_t)a->n : 1;
+		if (r < w) {
+			c->v[ST_OPT_LAYOUT] = l->v[k];
+			c->v[ST_OPT_ACCESS] = l->v[k] == ST_LAYOUT_SHARED ? a->v[r] : ST_UNSET;
+			return;
+		}
+		r -= w;
+	}
 }
 
 uint64_t st_plan_combos(const struct st_config *cfg)
 {
-	uint64_t n = 1;
+	uint64_t n = 1, la = layout_access_size(cfg);
 	for (int i = 0; i < ST_OPT_COUNT; i++)
 		if ((st_options[i].flags & ST_OF_SWEEP) && cfg->o[i].n) {
+			if (la && (i == ST_OPT_LAYOUT || i == ST_OPT_ACCESS)) {
+				n *= i == ST_OPT_ACCESS ? la : 1;
+				continue;
+			}
 			n *= (uint64_t)cfg->o[i].n;
 			if (n > 1000000000ULL)
 				return n; /* enough to refuse; avoids overflow */
@@ -861,10 +837,18 @@ void st_plan_combo(const struct st_config *cfg, uint64_t index, struct st_combo 
 	memset(c, 0, sizeof(*c));
 	c->version = ST_COMBO_VERSION;
 	c->index = (uint32_t)index;
+	c->stage = -1;
 	/* mixed radix, last sweep option varies fastest */
+	uint64_t la = layout_access_size(cfg);
+	_Static_assert(ST_OPT_ACCESS == ST_OPT_LAYOUT + 1, "layout and access are one digit");
 	for (int i = ST_OPT_COUNT - 1; i >= 0; i--) {
-		if (!(st_options[i].flags & ST_OF_SWEEP))
+		if (!(st_options[i].flags & ST_OF_SWEEP) || (la && i == ST_OPT_LAYOUT))
 			continue;
+		if (la && i == ST_OPT_ACCESS) {
+			layout_access(cfg, index % la, c);
+			index /= la;
+			continue;
+		}
 		uint64_t n = (uint64_t)cfg->o[i].n;
 		if (n == 0) {
 			c->v[i] = ST_UNSET;
@@ -902,7 +886,13 @@ void st_opt_value_text(const struct st_config *cfg, int id, int64_t v, char *buf
 		return;
 	}
 	switch (d->type) {
-	case ST_T_STRING: snprintf(buf, n, "%s", st_optval_str(&cfg->o[id], (int)v)); break;
+	case ST_T_STRING:
+		/* a set is its name */
+		if (id == ST_OPT_SET)
+			st_set_name(&cfg->o[id], (int)v, buf, n);
+		else
+			snprintf(buf, n, "%s", st_optval_str(&cfg->o[id], (int)v));
+		break;
 	case ST_T_SIZE: st_format_size(v, buf, n); break;
 	case ST_T_DURATION: st_format_duration(v, buf, n); break;
 	case ST_T_ENUM: snprintf(buf, n, "%s", d->choices[v]); break;
@@ -939,63 +929,4 @@ unsigned st_config_phases(const struct st_config *cfg)
 	for (int i = 0; i < cfg->o[ST_OPT_PHASES].n; i++)
 		m |= 1u << cfg->o[ST_OPT_PHASES].v[i];
 	return m;
-}
-
-void st_config_help(FILE *out)
-{
-	fprintf(out,
-		"Options marked [list] take a comma list (4k,64k,1m); every list of a\n"
-		"sweep option is a dimension of the matrix, which is their cartesian product.\n"
-		"Sizes are binary (k = 1024). With no options, ./stcluster.conf is read.\n\n");
-	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		const struct st_opt_def *d = &st_options[i];
-		char left[64];
-		snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
-		fprintf(out, "  %-30s %s%s", left,
-			(d->flags & ST_OF_SWEEP) ? "[sweep] " : (d->flags & ST_OF_LIST) ? "[list] " : "",
-			d->help);
-		if (d->def && *d->def)
-			fprintf(out, " (default %s)", d->def);
-		fputc('\n', out);
-	}
-}
-
-/* Text of a string value in a plan: a '#' would start a comment there. */
-static void put_plan_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '#')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
-void st_config_dump(const struct st_config *cfg, FILE *out)
-{
-	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		const struct st_opt_def *d = &st_options[i];
-		const struct st_optval *ov = &cfg->o[i];
-		if (!ov->n || (d->flags & ST_OF_NO_PLAN) || d->type == ST_T_FLAG)
-			continue;
-		fprintf(out, "%s = ", d->name);
-		if (d->type == ST_T_STRING && !is_list(d)) {
-			put_plan_text(out, ov->s);
-			fputc('\n', out);
-			continue;
-		}
-		for (int k = 0; k < ov->n; k++) {
-			if (k)
-				fputc(d->sep ? d->sep : ',', out);
-			if (d->type == ST_T_STRING) {
-				/* an element may be as long as the option's whole text */
-				put_plan_text(out, st_optval_str(ov, k));
-				continue;
-			}
-			char v[256];
-			st_opt_value_text(cfg, i, ov->v[k], v, sizeof(v));
-			fputs(v, out);
-		}
-		fputc('\n', out);
-	}
 }

@@ -27,6 +27,30 @@ int64_t st_wall_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int st_cond_init(pthread_cond_t *cv)
+{
+	pthread_condattr_t at;
+	int rc = pthread_condattr_init(&at);
+	if (rc)
+		return rc;
+	rc = pthread_condattr_setclock(&at, CLOCK_MONOTONIC);
+	if (!rc)
+		rc = pthread_cond_init(cv, &at);
+	pthread_condattr_destroy(&at);
+	return rc;
+}
+
+int st_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, int64_t until_ns)
+{
+	if (until_ns == INT64_MAX)
+		return pthread_cond_wait(cv, mu);
+	if (until_ns <= st_now_ns())
+		return ETIMEDOUT;
+	struct timespec ts = { until_ns / 1000000000, until_ns % 1000000000 };
+	int rc = pthread_cond_timedwait(cv, mu, &ts);
+	return rc == ETIMEDOUT || until_ns <= st_now_ns() ? ETIMEDOUT : 0;
+}
+
 void st_cpu_us(int64_t *user_us, int64_t *sys_us)
 {
 	struct rusage ru;

@@ -7,6 +7,7 @@
 #ifndef ST_UTIL_H
 #define ST_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,17 @@ int64_t st_now_ns(void);
 
 /* CLOCK_REALTIME in nanoseconds since the epoch (wall clock, for humans). */
 int64_t st_wall_ns(void);
+
+/* A condition variable whose timed waits are on CLOCK_MONOTONIC (st_now_ns's
+ * clock), so a step of the wall clock neither lengthens nor cuts a wait: the
+ * only way this program makes one. 0, or an errno value. */
+int st_cond_init(pthread_cond_t *cv);
+
+/* Wait on cv (made by st_cond_init; mu held) until it is signalled or the
+ * monotonic clock reads until_ns (st_now_ns's timeline; INT64_MAX: no
+ * limit). 0 when woken (perhaps spuriously: the caller checks its
+ * condition), ETIMEDOUT once until_ns has passed. */
+int st_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, int64_t until_ns);
 
 /* Thread CPU-independent process CPU times in microseconds (getrusage SELF). */
 void st_cpu_us(int64_t *user_us, int64_t *sys_us);

@@ -21,6 +21,40 @@ const char *const st_role_names[] = { "client", "server", "idle" };
 const char *const st_rpc_source_names[] = { "", "mountstats", "libnfs" };
 const char *const st_rpc_basis_names[] = { "", "measured", "inferred" };
 
+void st_effective_set(struct st_effective *e, int id, int64_t v)
+{
+	e->v[id] = v;
+	e->known[id / 64] |= 1ull << (id % 64);
+}
+
+int st_effective_known(const struct st_effective *e, int id)
+{
+	return (e->known[id / 64] >> (id % 64) & 1) != 0;
+}
+
+int st_effective_any(const struct st_effective *e)
+{
+	for (int w = 0; w < ST_OPT_WORDS; w++)
+		if (e->known[w])
+			return 1;
+	return 0;
+}
+
+/* A rank of another build reads a versioned struct's version before the
+ * rest, so the version stays where every build has it: first. */
+_Static_assert(offsetof(struct st_host_info, version) == 0 &&
+		       offsetof(struct st_combo, version) == 0 &&
+		       offsetof(struct st_prepare_status, version) == 0 &&
+		       offsetof(struct st_rank_result, version) == 0 &&
+		       offsetof(struct st_thread_result, version) == 0 &&
+		       offsetof(struct st_rpc_result, version) == 0,
+	       "a wire struct's version is its first member");
+/* the stamp keeps the version in its high 32 bits */
+_Static_assert(ST_WIRE_VERSION >= 1 && ST_WIRE_VERSION <= 0xffffffffLL, "ST_WIRE_VERSION");
+/* the job sends a struct as one MPI count of bytes, an int */
+_Static_assert(sizeof(struct st_config) <= 0x7fffffff && sizeof(struct st_rpc_result) <= 0x7fffffff,
+	       "a wire struct's size fits an MPI count");
+
 uint64_t st_wire_stamp(void)
 {
 	const size_t sizes[] = {

@@ -33,6 +33,11 @@
 #define ST_WIRE_VERSION 2
 #endif
 
+/* Text that one struct below hands to another, as its field's size in both. */
+#define ST_ADDED_MAX 32		/* st_effective.added, st_mount_msg.added */
+#define ST_CACHE_DROP_MAX 24	/* st_rank_result.cache_drop, st_cache_drop_msg.method */
+#define ST_CACHE_NOTE_MAX 200	/* st_rank_result.cache_drop_note, st_cache_drop_msg.msg */
+
 enum st_op {
 	ST_OP_NONE,
 	ST_OP_PREPARE,
@@ -114,10 +119,10 @@ struct st_rank_result {
 	uint64_t first_bad_offset; /* --verify: of the first thread with one */
 	int32_t first_bad_thread;  /* that thread, -1 none */
 	uint32_t pad;
-	char cache_drop[24];	   /* --mount: how the cache was dropped before this phase */
+	char cache_drop[ST_CACHE_DROP_MAX]; /* --mount: how the cache was dropped before this phase */
 	uint64_t read_bytes;	   /* of bytes, read: sum over threads */
 	uint64_t read_ops;	   /* of ops, reads */
-	char cache_drop_note[200]; /* why that way, and why not the other */
+	char cache_drop_note[ST_CACHE_NOTE_MAX]; /* why that way, and why not the other */
 	struct st_error error; /* first error of any thread */
 	char message[160];     /* human text of that error */
 	struct st_hist hist;   /* merged thread histograms */
@@ -139,16 +144,30 @@ struct st_interval {
 	uint64_t read_ops;
 };
 
+/* Words of a bit set with one bit per option (st_effective.known): it grows
+ * with the table, so no option id can shift past it. */
+#define ST_OPT_WORDS ((ST_OPT_COUNT + 63) / 64)
+_Static_assert(ST_OPT_WORDS * 64 >= ST_OPT_COUNT, "a bit for every option");
+
 /* What a rank actually got for the NFS options of a combination (from the
  * server, the engine or the kernel's mount table). */
 struct st_effective {
-	uint64_t known;		   /* bit i: v[i] holds option i's effective value */
+	uint64_t known[ST_OPT_WORDS]; /* bit i: v[i] holds option i's value (st_effective_known) */
 	int64_t v[ST_OPT_COUNT];   /* same encoding as st_combo.v */
 	int64_t max[ST_OPT_COUNT]; /* the server's or kernel's maximum, 0 unknown */
 	char options[512];	   /* options in force as the system shows them */
-	char added[32];		   /* options the mount driver added unasked ("nolock"), "" none */
+	char added[ST_ADDED_MAX];  /* options the mount driver added unasked ("nolock"), "" none */
 	char note[512];		   /* why effective differs from asked: "option: why; ..." */
 };
+
+/* Option id's effective value is v (and known from now on). */
+void st_effective_set(struct st_effective *e, int id, int64_t v);
+
+/* Is option id's effective value known? */
+int st_effective_known(const struct st_effective *e, int id);
+
+/* Is any option's? */
+int st_effective_any(const struct st_effective *e);
 
 /* ---- what went over the wire: RPC counts of one rank and phase ---- */
 
@@ -236,7 +255,8 @@ struct st_sample {
 	int32_t pad;
 	char metric[24];  /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, net_rx_mbps,
 			     net_tx_mbps, disk_read_mbps, disk_write_mbps,
-			     disk_read_iops, disk_write_iops, nfsd_cpu_pct */
+			     disk_read_iops, disk_write_iops, nfsd_cpu_pct,
+			     nfsd_calls (a count, not a rate) */
 	char device[24];  /* interface or disk; "" for host-wide metrics */
 	double value;	  /* percent of all CPUs, or 10^6 bytes/s, or ops/s */
 };
@@ -254,13 +274,13 @@ struct st_progress_msg {
 struct st_mount_msg {
 	int32_t rc;	   /* 0 or -errno */
 	char msg[240];	   /* why, when rc; when an option was added: why it was */
-	char added[32];	   /* options the driver added unasked ("nolock"), "" none */
+	char added[ST_ADDED_MAX]; /* options the driver added unasked ("nolock"), "" none */
 };
 
 /* --mount: how local rank 0 dropped the host's cache, to the ranks of its host. */
 struct st_cache_drop_msg {
-	char method[24];   /* "remount", "drop_caches", "failed" */
-	char msg[200];	   /* why it failed */
+	char method[ST_CACHE_DROP_MAX]; /* "remount", "drop_caches", "failed" */
+	char msg[ST_CACHE_NOTE_MAX];	/* why that way, or why it failed */
 };
 
 /* --mount: can this client host mount on --target? To rank 0, before the run (job.c). */

@@ -1,12 +1,14 @@
 /*
  * main.c - the stcluster binary: dispatch only.
  *
- * One table of the read-only subcommands (their name, function, synopsis,
- * help and options: cli.h); everything else is the MPI job (job/). main is
- * also where the rooms meet: it hands the job the report a run prints when
- * it ends, and the man page the subcommand table.
+ * One table of the read-only subcommands (their name, function, positional
+ * arguments, help and options: cli.h; the options' own table is cli.c's,
+ * and every synopsis is made from the two); everything else is the MPI
+ * job (job/). main is also where the rooms meet: it hands the job the
+ * report a run prints when it ends, and the man page the subcommand table.
  */
 #include "../common/options.h"
+#include "../worker/engine.h"
 #include "cli.h"
 #include "job/job.h"
 #include "man.h"
@@ -22,15 +24,20 @@
 static const struct st_subcmd subcmds[] = {
 	{ .name = "report",
 	  .run = st_cmd_report,
-	  .synopsis = "[--run ID|last] [--phase P] [--top N] [--html FILE [--force]] [--format F] "
-		      "[--db PATH]",
+	  .args = "",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_TOP | ST_CLI_HTML |
-		  ST_CLI_FORCE,
+		  ST_CLI_FORCE | ST_CLI_PERCENTILES | ST_CLI_UNITS | ST_CLI_COLUMNS | ST_CLI_WIDE,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
-		  "One run (default: the last), one row per combination and phase: every option that "
-		  "varies, aggregate MB/s, first-done MB/s, slowest and fastest client, fairness, IOPS, "
+		  "One run (default: the last), one row per combination and phase, in a table of at "
+		  "most 120 characters a row (fewer on a narrower terminal, or COLUMNS): the options "
+		  "that vary, the phase, the aggregate scaled to one unit per column (--units), the slowest and fastest client, "
+		  "IOPS, latency percentiles (--percentiles), the verdict as a short code and every "
+		  "note as a numbered footnote below; a column that does not fit is left out and "
+		  "named (--columns picks them). With --wide (and in csv and markdown): every option "
+		  "that varies, aggregate MB/s, first-done MB/s, slowest and fastest client, "
+		  "fairness, IOPS, "
 		  "latency percentiles, errors, the CPU the phase cost (the client processes' as % of "
 		  "one CPU per client over the phase's wall, the server hosts' as % of their CPUs, "
 		  "each also in us per MB; view phase_cpu), and the bottleneck verdict when the run "
@@ -47,7 +54,7 @@ static const struct st_subcmd subcmds[] = {
 		  "not a page stcluster wrote is replaced only with --force." },
 	{ .name = "runs",
 	  .run = st_cmd_runs,
-	  .synopsis = "[--format F] [--db PATH]",
+	  .args = "",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
@@ -56,7 +63,7 @@ static const struct st_subcmd subcmds[] = {
 		  "failed combinations, status." },
 	{ .name = "query",
 	  .run = st_cmd_query,
-	  .synopsis = "\"SQL\" [--format F] [--db PATH]",
+	  .args = "\"SQL\"",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
 	  .maxpos = 1,
 	  .formats = ST_CLI_ALL_FORMATS,
@@ -65,7 +72,7 @@ static const struct st_subcmd subcmds[] = {
 		  "are described in sql/README.md." },
 	{ .name = "compare",
 	  .run = st_cmd_compare,
-	  .synopsis = "RUN_A RUN_B [--phase P] [--format F] [--db PATH]",
+	  .args = "RUN_A RUN_B",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_PHASE,
 	  .maxpos = 2,
 	  .formats = ST_CLI_ALL_FORMATS,
@@ -79,7 +86,7 @@ static const struct st_subcmd subcmds[] = {
 		  "(sql/queries/compare.sql)." },
 	{ .name = "effects",
 	  .run = st_cmd_effects,
-	  .synopsis = "[--run ID|last] [--phase P] [--format F] [--db PATH]",
+	  .args = "",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
@@ -93,7 +100,7 @@ static const struct st_subcmd subcmds[] = {
 		  "by effect, largest first (sql/queries/effects.sql)." },
 	{ .name = "history",
 	  .run = st_cmd_history,
-	  .synopsis = "[--where EXPR] [--phase P] [--window N] [--format F] [--db PATH]",
+	  .args = "",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE | ST_CLI_WINDOW,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
@@ -106,9 +113,32 @@ static const struct st_subcmd subcmds[] = {
 		  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "
 		  "over the sweep options' columns, e.g. \"rsize=1m AND sync='async'\": sizes may be "
 		  "written with units, enum values without quotes (sql/queries/history.sql)." },
+	{ .name = "advise",
+	  .run = st_cmd_advise,
+	  .args = "",
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_RUN | ST_CLI_PHASE | ST_CLI_WHERE,
+	  .maxpos = 0,
+	  .formats = 1u << ST_FMT_TABLE | 1u << ST_FMT_MARKDOWN | 1u << ST_FMT_JSON,
+	  .help =
+		  "The settings to use, per phase: the best combination of the run (default: the last) "
+		  "as a line to paste (a mount command with --mount, the libnfs URL and options, else "
+		  "the stcluster options), its mean with the 95 % interval over the iterations, the "
+		  "gain over the defaults (nfs(5)'s and stcluster's; the median combination when the "
+		  "run has no combination of them) with Welch's t-test over the iterations; per option "
+		  "that varies, each other value against the best with the other options as the "
+		  "best's: within noise (the 95 % interval of the difference inside +-10 %), else worse "
+		  "(p < 0.05, Bonferroni over the phase's comparisons), else undecided, so the option "
+		  "matters, does not matter or is undecided; the "
+		  "pairs that interact (the log-scale contrast of a 2 x 2 of combinations around the "
+		  "best, Bonferroni over the tests); the bottleneck verdict of the best when the run "
+		  "measured baselines; and what is undecided with the smallest next run that would "
+		  "decide it (the values still open, as --set sets of a star around the best when "
+		  "several options are, and the iterations for 80 % power). --where "
+		  "restricts it to the combinations EXPR selects (SQL over the sweep options' "
+		  "columns)." },
 	{ .name = "audit",
 	  .run = st_cmd_audit,
-	  .synopsis = "RUN [--format table|json] [--db PATH]",
+	  .args = "RUN",
 	  .opts = ST_CLI_DB | ST_CLI_FORMAT,
 	  .maxpos = 1,
 	  .formats = 1u << ST_FMT_TABLE | 1u << ST_FMT_JSON,
@@ -129,12 +159,32 @@ static const struct st_subcmd subcmds[] = {
 
 #define NCMDS (sizeof(subcmds) / sizeof(subcmds[0]))
 
-/* The report a run prints when it ends: the one `stcluster report` prints. */
-static int run_report(struct st_store *s, const char *run_id, FILE *out)
+/* --output-format's words are --format's */
+_Static_assert(ST_OUT_TABLE == (int)ST_FMT_TABLE && ST_OUT_CSV == (int)ST_FMT_CSV &&
+		       ST_OUT_JSON == (int)ST_FMT_JSON && ST_OUT_MARKDOWN == (int)ST_FMT_MARKDOWN &&
+		       ST_OUT_COUNT == (int)ST_FMT_COUNT,
+	       "--output-format and --format list the same formats in the same order");
+
+/* The report a run writes into --output: the one `stcluster report`
+ * prints; summary: what it prints when it ends instead of every row. */
+static int run_report(struct st_store *s, const char *run_id, int summary, enum st_format f, FILE *out)
 {
+	if (summary)
+		return st_report_summary(st_store_db(s), run_id, out);
 	struct st_report_opts ro = ST_REPORT_OPTS_INIT;
 	ro.run = run_id;
+	ro.format = f;
 	return st_report_print(st_store_db(s), &ro, out);
+}
+
+/* 1 when arg is an option of a run whose value is the next word (--label
+ * X, not --label=X nor a flag): that word is a value, never an option. */
+static int takes_next_word(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '='))
+		return 0;
+	int id = st_opt_find(arg + 2);
+	return id >= 0 && st_options[id].type != ST_T_FLAG;
 }
 
 int main(int argc, char **argv)
@@ -154,12 +204,15 @@ int main(int argc, char **argv)
 				st_cli_usage(subcmds, NCMDS, stdout);
 				fputc('\n', stdout);
 				st_config_help(stdout);
+				fputc('\n', stdout);
+				st_engines_help(stdout);
 				return 0;
 			}
 			if (strcmp(argv[i], "--version") == 0) {
 				printf("stcluster %s\n", ST_VERSION);
 				return 0;
 			}
+			i += takes_next_word(argv[i]); /* --label --help: a label */
 		}
 	}
 	return st_cmd_run(argc, argv, run_report);

@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 7, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 9, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -19,6 +19,12 @@
 -- run written by an older stcluster has none (NULL). A column added by a
 -- later version must default to NULL, so that the hashes of the rows
 -- written before stay valid.
+--
+-- A new column is its line here, its migration (coordinator/store/schema.c:
+-- the next entry of migrations[], and ST_SCHEMA_VERSION), the row of its
+-- table in coordinator/store/rows.c that says where its value comes from,
+-- and its line in sql/README.md; tests/unit/test_rows.c fails until the
+-- first three agree.
 
 CREATE TABLE run (
 	run_id          TEXT PRIMARY KEY,   -- libuuid, lower-case text
@@ -106,6 +112,7 @@ CREATE TABLE combo (
 	stored_ns       INTEGER,            -- rank 0's clock just before the commit
 	mount_options   TEXT,               -- options in force, as the first client saw them
 	row_hash        TEXT,               -- this row and the combination's rows in every result table
+	stage           INTEGER,            -- (v8) --search halving: 0-based stage that measured it; NULL: a full sweep
 	UNIQUE (run_id, seq)
 );
 
@@ -241,25 +248,50 @@ CREATE TABLE thread_result (
 	PRIMARY KEY (combo_id, phase, rank, thread)
 );
 
--- Throughput over time (version 4): per client rank, phase and interval,
--- the bytes and calls that ended in it (--interval wide, widened ten times
--- when a phase outgrows 600 of them; every rank's of one width in a phase).
--- Interval 0 starts where the phase's figures start (the barrier release,
--- after --ramp); each ends at its width, the last one at the rank's end.
-CREATE TABLE interval (
+-- Throughput over time (version 4; packed since version 9): per client
+-- rank, phase and interval, the bytes and calls that ended in it
+-- (--interval wide, widened ten times when a phase outgrows 600 of them;
+-- every rank's of one width in a phase). Interval 0 starts where the
+-- phase's figures start (the barrier release, after --ramp); each ends at
+-- its width, the last one at the rank's last call. When the rank's phase
+-- went on after it (fsync, COMMIT, close) for more than 1 % of its span,
+-- one more without calls runs from there to the rank's end: the phase's
+-- tail (view interval_rank: tail). Read them as rows from the view
+-- `interval` (sql/views.sql); here one row holds a rank's intervals of a
+-- phase (coordinator/store/ivpack.h): interval i is t0_ns + i x width_ns
+-- to the next (the last one to last_end_ns), its calls ops0 + the i-th
+-- piece of ops_r, and each *_r text holds the i-th interval's residual
+-- from its formula as the i-th of its equal-width pieces after a mode
+-- character (a: 1 character, b: 2, d: decimals; NULL: all 0).
+CREATE TABLE interval_pack (
 	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
 	phase           TEXT NOT NULL,
 	rank            INTEGER NOT NULL,
-	idx             INTEGER NOT NULL,   -- 0-based
-	t_ns            INTEGER NOT NULL,   -- start
-	end_ns          INTEGER NOT NULL,   -- end
-	width_ns        INTEGER NOT NULL,   -- of the phase's intervals
-	bytes           INTEGER,
-	ops             INTEGER,
-	read_bytes      INTEGER,            -- of them, read
-	read_ops        INTEGER,
-	PRIMARY KEY (combo_id, phase, rank, idx)
-);
+	idx0            INTEGER NOT NULL,   -- the first interval's idx (0 but in tests)
+	n               INTEGER NOT NULL,   -- intervals, idx0 .. idx0 + n - 1; the tail not counted
+	t0_ns           INTEGER NOT NULL,   -- interval 0's start
+	width_ns        INTEGER NOT NULL,   -- of the intervals
+	last_end_ns     INTEGER NOT NULL,   -- interval n-1's end (the rank's last call)
+	tail_end_ns     INTEGER,            -- the tail's end (interval n); NULL: no tail
+	ops0            INTEGER NOT NULL,   -- calls: ops0 + ops_r
+	rops_k          INTEGER NOT NULL,   -- read_ops: rops_k x ops + rops_r
+	rbytes_k        INTEGER NOT NULL,   -- read_bytes: rbytes_k x read_ops + rbytes_r
+	wbytes_k        INTEGER NOT NULL,   -- bytes: read_bytes + wbytes_k x (ops - read_ops) + wbytes_r
+	t_r             TEXT,               -- residuals of t_ns, end_ns, width_ns, ...
+	end_r           TEXT,
+	width_r         TEXT,
+	ops_r           TEXT,
+	rops_r          TEXT,
+	rbytes_r        TEXT,
+	wbytes_r        TEXT,
+	PRIMARY KEY (combo_id, phase, rank)
+) WITHOUT ROWID;
+
+-- 0 .. 1023: the view `interval` makes interval i of a packed row from row i.
+CREATE TABLE interval_seq (i INTEGER PRIMARY KEY);
+INSERT INTO interval_seq (i)
+	WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 1023)
+	SELECT i FROM k;
 
 -- What went over the wire (version 6): the NFS client's RPC counts per
 -- rank and phase, one row per operation the phase used and one 'xprt' row
@@ -300,3 +332,4 @@ CREATE TABLE rpc_stat (
 
 CREATE INDEX combo_run ON combo(run_id);
 CREATE INDEX baseline_run ON baseline(run_id);
+CREATE INDEX run_started ON run(started_at); -- "last", "last~N"

@@ -72,8 +72,23 @@ JOIN fd USING (combo_id, phase)
 JOIN combo k ON k.combo_id = g.combo_id
 LEFT JOIN phase_run p ON p.combo_id = g.combo_id AND p.phase = g.phase;
 
+-- Per combination and phase: the values of the options a phase may have of
+-- its own (a [phase] section of the plan: phase_run.phase_block, ...) that
+-- the phase ran with: its own where it had one, else the combination's.
+CREATE VIEW phase_value AS
+SELECT p.combo_id, p.phase,
+       COALESCE(p.phase_block, c."block") AS "block",
+       COALESCE(p.phase_direct, c."direct") AS "direct",
+       COALESCE(p.phase_fsync, c."fsync") AS "fsync",
+       COALESCE(p.phase_rwmix, c."rwmix") AS "rwmix",
+       COALESCE(p.phase_runtime, c."runtime") AS "runtime",
+       COALESCE(p.phase_ramp, c."ramp") AS "ramp"
+FROM phase_run p JOIN combo c ON c.combo_id = p.combo_id;
+
 -- Every option of the combination beside its phase figures: the table to
--- load into a data frame.
+-- load into a data frame. A phase with values of its own has them in their
+-- columns (block, ...): store/schema.c makes this view again with c.* as
+-- the combo's columns, each of phase_value's as COALESCE(p.phase_<name>, c.<name>).
 CREATE VIEW result AS
 SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threads AS total_threads,
        s.bytes, s.ops, s.span_ns, s.agg_mbps, s.first_done_mbps, s.last_done_mbps, s.iops,
@@ -83,7 +98,8 @@ SELECT c.*, s.phase, s.phase_order, s.status AS phase_status, s.clients, s.threa
        s.min_client_iops, s.max_client_iops, s.read_bytes, s.write_bytes, s.read_mbps, s.write_mbps,
        s.read_pct, s.read_lat_p50_ns, s.read_lat_p99_ns, s.write_lat_p50_ns, s.write_lat_p99_ns,
        s.stonewall_hit
-FROM combo c JOIN phase_summary s USING (combo_id);
+FROM combo c JOIN phase_summary s USING (combo_id)
+LEFT JOIN phase_run p ON p.combo_id = s.combo_id AND p.phase = s.phase;
 
 -- One line per run, with its combinations counted by outcome:
 --   ok          every phase ran without error
@@ -203,7 +219,7 @@ WITH b AS (
 	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read
 	FROM phase_summary s JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
 	JOIN combo c ON c.combo_id = s.combo_id
-	WHERE s.phase NOT IN ('create', 'stat', 'open', 'remove') -- no network or disk rate to compare
+	WHERE s.phase NOT IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') -- no network or disk rate to compare
 ), y AS (
 	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
 	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
@@ -242,69 +258,136 @@ SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit
        END AS verdict
 FROM y;
 
+-- The intervals, one row per client rank, phase and interval (idx), as
+-- they were stored before schema version 9 in a table of this name: each
+-- made from its rank's packed row of interval_pack (sql/schema.sql,
+-- coordinator/store/ivpack.h) and row idx of interval_seq (position
+-- idx - idx0 in the row). A query's
+-- combo_id = ... (and phase, rank) reaches interval_pack's key, and its
+-- idx > ... interval_seq's, so that a row costs what a table's row did.
+-- Each CASE substr(X_r, 1, 1) ... reads residual idx - idx0 of text X_r
+-- in its mode (a, b or d; NULL: 0): the one decoder, written out per field.
+CREATE VIEW interval AS
+SELECT combo_id, phase, rank, idx, t_ns, end_ns, width_ns,
+       CASE WHEN tail THEN 0
+            ELSE read_bytes + CASE WHEN wbytes_k = 0 THEN 0 ELSE wbytes_k * (ops - read_ops) END
+                 + r_wbytes END AS bytes,
+       ops, read_bytes, read_ops
+FROM (SELECT *, CASE WHEN tail THEN 0 ELSE rbytes_k * read_ops + r_rbytes END AS read_bytes
+      FROM (SELECT *, CASE WHEN tail THEN 0 ELSE rops_k * ops + r_rops END AS read_ops
+            FROM (SELECT p.combo_id, p.phase, p.rank, s.i AS idx, s.i - p.idx0 = p.n AS tail,
+                         CASE WHEN s.i - p.idx0 = p.n THEN p.last_end_ns
+                              ELSE p.t0_ns + (s.i - p.idx0) * p.width_ns + CASE substr(p.t_r, 1, 1) WHEN 'a' THEN unicode(substr(p.t_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.t_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.t_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.t_r, (s.i - p.idx0) * ((length(p.t_r) - 1) / p.n) + 2,
+                                                        (length(p.t_r) - 1) / p.n) AS INTEGER), 0) END END AS t_ns,
+                         CASE WHEN s.i - p.idx0 = p.n THEN p.tail_end_ns
+                              WHEN s.i - p.idx0 = p.n - 1 THEN p.last_end_ns
+                              ELSE p.t0_ns + (s.i - p.idx0 + 1) * p.width_ns + CASE substr(p.end_r, 1, 1) WHEN 'a' THEN unicode(substr(p.end_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.end_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.end_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.end_r, (s.i - p.idx0) * ((length(p.end_r) - 1) / p.n) + 2,
+                                                        (length(p.end_r) - 1) / p.n) AS INTEGER), 0) END END AS end_ns,
+                         p.width_ns + CASE substr(p.width_r, 1, 1) WHEN 'a' THEN unicode(substr(p.width_r, MIN(s.i - p.idx0, p.n - 1) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.width_r, 2 * MIN(s.i - p.idx0, p.n - 1) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.width_r, 2 * MIN(s.i - p.idx0, p.n - 1) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.width_r, MIN(s.i - p.idx0, p.n - 1) * ((length(p.width_r) - 1) / p.n) + 2,
+                                                        (length(p.width_r) - 1) / p.n) AS INTEGER), 0) END AS width_ns,
+                         CASE WHEN s.i - p.idx0 = p.n THEN 0 ELSE p.ops0 + CASE substr(p.ops_r, 1, 1) WHEN 'a' THEN unicode(substr(p.ops_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.ops_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.ops_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.ops_r, (s.i - p.idx0) * ((length(p.ops_r) - 1) / p.n) + 2,
+                                                        (length(p.ops_r) - 1) / p.n) AS INTEGER), 0) END END AS ops,
+                         p.rops_k, p.rbytes_k, p.wbytes_k,
+                         CASE substr(p.rops_r, 1, 1) WHEN 'a' THEN unicode(substr(p.rops_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.rops_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.rops_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.rops_r, (s.i - p.idx0) * ((length(p.rops_r) - 1) / p.n) + 2,
+                                                        (length(p.rops_r) - 1) / p.n) AS INTEGER), 0) END AS r_rops,
+                         CASE substr(p.rbytes_r, 1, 1) WHEN 'a' THEN unicode(substr(p.rbytes_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.rbytes_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.rbytes_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.rbytes_r, (s.i - p.idx0) * ((length(p.rbytes_r) - 1) / p.n) + 2,
+                                                        (length(p.rbytes_r) - 1) / p.n) AS INTEGER), 0) END AS r_rbytes,
+                         CASE substr(p.wbytes_r, 1, 1) WHEN 'a' THEN unicode(substr(p.wbytes_r, (s.i - p.idx0) + 2, 1)) - 79
+                              WHEN 'b' THEN (unicode(substr(p.wbytes_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.wbytes_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              ELSE COALESCE(CAST(substr(p.wbytes_r, (s.i - p.idx0) * ((length(p.wbytes_r) - 1) / p.n) + 2,
+                                                        (length(p.wbytes_r) - 1) / p.n) AS INTEGER), 0) END AS r_wbytes
+                  FROM interval_pack p JOIN interval_seq s ON s.i >= p.idx0
+                         AND s.i < p.idx0 + p.n + (p.tail_end_ns IS NOT NULL))));
+
 -- Throughput over time, per client rank, phase and interval (table
--- interval): MB/s and calls per second over the interval's own length, and
--- a stall flag: a full interval (not the last, shorter one) whose calls per
--- second are under half the median of the rank's full intervals in that
--- phase (a data phase's calls all move one block, so this is its MB/s too).
+-- interval): MB/s and calls per second over the interval's own length,
+-- expect_ops (the calls an interval this wide holds at the rank's own rate
+-- over the phase: rank_result's ops over its span), zero_run (for an
+-- interval with no call: the intervals without one in a row it is part of),
+-- tail (1: the phase's tail, the row the store adds after the rank's last
+-- interval, from its last call's end to its end: fsync, COMMIT, close; no
+-- calls, never full) and a stall flag. A stall is a fact about the rank, not
+-- about the median:
+-- a full interval (not the last, shorter one), after the rank's first call
+-- ended (the wait for it is the calls' latency: a deep queue filling), in
+-- which the rank
+--   completed no call, in a run of such intervals long enough for 4 of its
+--   calls (zero_run x expect_ops >= 4: no completion for 4 of its mean
+--   times between completions; at 1-2 calls an interval a steady rank has
+--   single intervals without one), or
+--   completed under a quarter of expect_ops, where expect_ops >= 4 (below 4
+--   calls an interval, how many end in one is too coarse to judge a rate
+--   by), except in the first interval with a call (the queue's fill).
+-- Written without window functions, so that a query's combo_id = ... (or IN
+-- a run's combinations) reaches the index of interval, not every row stored.
 CREATE VIEW interval_rank AS
-WITH x AS (
-	SELECT i.*, i.end_ns - i.t_ns = i.width_ns AS full,
-	       i.bytes * 1000.0 / NULLIF(i.end_ns - i.t_ns, 0) AS mbps,
-	       i.ops * 1e9 / NULLIF(i.end_ns - i.t_ns, 0) AS iops
-	FROM interval i
-), o AS (
-	SELECT combo_id, phase, rank, iops,
-	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase, rank ORDER BY iops) AS rn,
-	       COUNT(*) OVER (PARTITION BY combo_id, phase, rank) AS cnt
-	FROM x WHERE full
-), m AS (
-	SELECT combo_id, phase, rank, AVG(iops) AS median_iops
-	FROM o WHERE rn IN ((cnt + 1) / 2, (cnt + 2) / 2)
-	GROUP BY combo_id, phase, rank
-)
-SELECT x.combo_id, x.phase, x.rank, x.idx, x.t_ns, x.end_ns, x.width_ns, x.bytes, x.ops,
-       x.read_bytes, x.read_ops, x.mbps, x.iops, x.full, m.median_iops,
-       CASE WHEN x.full AND m.median_iops > 0 AND x.iops < 0.5 * m.median_iops THEN 1 ELSE 0 END AS stall
-FROM x LEFT JOIN m USING (combo_id, phase, rank);
+SELECT combo_id, phase, rank, idx, t_ns, end_ns, width_ns, bytes, ops, read_bytes, read_ops,
+       mbps, iops, full, tail, expect_ops, zero_run,
+       COALESCE(CASE WHEN NOT full OR NOT called_before THEN 0
+                     WHEN ops = 0 THEN zero_run * expect_ops >= 4
+                     ELSE expect_ops >= 4 AND ops < 0.25 * expect_ops END, 0) AS stall
+FROM (SELECT i.*, i.bytes * 1000.0 / NULLIF(i.end_ns - i.t_ns, 0) AS mbps,
+	     i.ops * 1e9 / NULLIF(i.end_ns - i.t_ns, 0) AS iops,
+	     i.end_ns - i.t_ns = i.width_ns AND NOT tail AS full, tail,
+	     i.width_ns * 1.0 * r.ops / NULLIF(r.end_ns - r.start_ns, 0) AS expect_ops,
+	     EXISTS (SELECT 1 FROM interval j WHERE j.combo_id = i.combo_id AND j.phase = i.phase
+		     AND j.rank = i.rank AND j.idx < i.idx AND j.ops > 0) AS called_before,
+	     CASE WHEN i.ops = 0 THEN
+		  (SELECT MIN(j.idx) FROM interval j WHERE j.combo_id = i.combo_id
+		   AND j.phase = i.phase AND j.rank = i.rank AND j.idx > i.idx AND j.ops > 0) -
+		  (SELECT MAX(j.idx) FROM interval j WHERE j.combo_id = i.combo_id
+		   AND j.phase = i.phase AND j.rank = i.rank AND j.idx < i.idx AND j.ops > 0) - 1
+	     END AS zero_run
+      FROM (SELECT i.*, i.ops = 0 AND NOT EXISTS (SELECT 1 FROM interval j
+		   WHERE j.combo_id = i.combo_id AND j.phase = i.phase AND j.rank = i.rank
+		   AND j.idx > i.idx) AS tail FROM interval i) i
+      JOIN rank_result r ON r.combo_id = i.combo_id AND r.phase = i.phase AND r.rank = i.rank);
 
 -- The aggregate of all client ranks per interval (the same index: every
--- rank's interval 0 starts at its own barrier release, within the skew),
--- stalled_clients of them flagged above, and a stall flag for the
--- aggregate: an interval in which every client ran the whole interval and
--- the calls per second of all were under half the median of such intervals.
--- (Intervals after the first client finished are not flagged: the
--- aggregate falls there because clients are done, not stalled.)
+-- rank's interval 0 starts at its own barrier release, within the skew):
+-- `full` when every client ran the whole interval, stalled_clients of them
+-- flagged above, and a stall of all clients where every one of them is;
+-- the clients' tails in one row (tail 1, idx the last of them).
+-- (Intervals after the first client finished are never full: the aggregate
+-- falls there because clients are done, not stalled.)
 CREATE VIEW interval_summary AS
 WITH a AS (
-	SELECT combo_id, phase, idx, COUNT(*) AS clients, MIN(t_ns) AS t_ns, MAX(end_ns) AS end_ns,
+	SELECT combo_id, phase, MAX(idx) AS idx, tail, COUNT(*) AS clients, MIN(t_ns) AS t_ns,
+	       MAX(end_ns) AS end_ns,
 	       MAX(width_ns) AS width_ns, SUM(bytes) AS bytes, SUM(ops) AS ops,
 	       SUM(read_bytes) AS read_bytes, SUM(read_ops) AS read_ops,
 	       SUM(stall) AS stalled_clients, MIN(full) AS all_ran
-	FROM interval_rank GROUP BY combo_id, phase, idx
-), n AS (
-	SELECT combo_id, phase, COUNT(DISTINCT rank) AS ranks FROM interval GROUP BY combo_id, phase
+	FROM interval_rank GROUP BY combo_id, phase, tail, CASE WHEN tail THEN 0 ELSE idx END
 ), b AS (
-	SELECT a.*, n.ranks, a.all_ran AND a.clients = n.ranks AS full,
-	       a.ops * 1e9 / NULLIF(a.width_ns, 0) AS full_iops
-	FROM a JOIN n USING (combo_id, phase)
-), o AS (
-	SELECT combo_id, phase, full_iops,
-	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase ORDER BY full_iops) AS rn,
-	       COUNT(*) OVER (PARTITION BY combo_id, phase) AS cnt
-	FROM b WHERE full
-), m AS (
-	SELECT combo_id, phase, AVG(full_iops) AS median_iops
-	FROM o WHERE rn IN ((cnt + 1) / 2, (cnt + 2) / 2)
-	GROUP BY combo_id, phase
+	-- every rank that made a call has an interval 0
+	SELECT a.*, MAX(CASE WHEN NOT tail THEN clients END) OVER (PARTITION BY combo_id, phase)
+	       AS ranks FROM a
 )
-SELECT b.combo_id, b.phase, b.idx, b.t_ns, b.end_ns, b.width_ns, b.clients, b.bytes, b.ops,
-       b.read_bytes, b.read_ops,
-       b.bytes * 1000.0 / NULLIF(b.end_ns - b.t_ns, 0) AS mbps,
-       b.ops * 1e9 / NULLIF(b.end_ns - b.t_ns, 0) AS iops,
-       b.full, m.median_iops, b.stalled_clients,
-       CASE WHEN b.full AND m.median_iops > 0 AND b.full_iops < 0.5 * m.median_iops THEN 1 ELSE 0 END AS stall
-FROM b LEFT JOIN m USING (combo_id, phase);
+SELECT combo_id, phase, idx, tail, t_ns, end_ns, width_ns, clients, bytes, ops, read_bytes,
+       read_ops, bytes * 1000.0 / NULLIF(end_ns - t_ns, 0) AS mbps,
+       ops * 1e9 / NULLIF(end_ns - t_ns, 0) AS iops,
+       all_ran AND clients = ranks AS full, stalled_clients,
+       all_ran AND clients = ranks AND stalled_clients = clients AS stall
+FROM b;
 
 -- What went over the wire (rpc_stat), per combination, phase, source and
 -- operation: summed over the ranks that counted, with nfsiostat's figures
@@ -336,8 +419,11 @@ WHERE r.op <> 'xprt'
 GROUP BY r.combo_id, r.phase, r.source, r.op;
 
 -- The RPC mix of each combination and phase in one line, beside its MB/s:
--- "WRITE 64 x 1024 KiB FILE_SYNC, COMMIT 0, READ 0, other 5" (the stable_how
--- of the WRITEs: FILE_SYNC, UNSTABLE or the % FILE_SYNC; '~': inferred).
+-- "WRITE 64 x 1024 KiB FILE_SYNC, COMMIT 0, READ 0, GETATTR 3, LOOKUP 2" (the
+-- stable_how of the WRITEs: FILE_SYNC, UNSTABLE or the % FILE_SYNC; '~':
+-- inferred), every other operation that was sent named with its count, the
+-- most first; a phase that sent no READ, WRITE or COMMIT (a metadata phase)
+-- only its own: "GETATTR 120, LOOKUP 120".
 CREATE VIEW rpc_mix AS
 WITH o AS (
 	SELECT combo_id, phase, source,
@@ -353,8 +439,20 @@ WITH o AS (
 	       SUM(CASE WHEN op <> 'xprt' THEN trans - ops END) AS retrans,
 	       SUM(CASE WHEN op <> 'xprt' THEN major_timeouts END) AS timeouts
 	FROM rpc_stat GROUP BY combo_id, phase, source
+), n AS (
+	-- the other operations by name, the most first (group_concat keeps the
+	-- order of the rows it is given)
+	SELECT combo_id, phase, source, group_concat(op || ' ' || n, ', ') AS named
+	FROM (SELECT combo_id, phase, source, op, SUM(ops) AS n FROM rpc_stat
+	      WHERE op NOT IN ('READ', 'WRITE', 'COMMIT', 'xprt')
+	      GROUP BY combo_id, phase, source, op HAVING SUM(ops) > 0
+	      ORDER BY combo_id, phase, source, n DESC, op)
+	GROUP BY combo_id, phase, source
 )
 SELECT combo_id, phase, source, reads, writes, commits, other, retrans, timeouts,
+       CASE WHEN COALESCE(writes, 0) + COALESCE(commits, 0) + COALESCE(reads, 0) = 0
+                 AND named IS NOT NULL THEN named
+       ELSE
        CASE WHEN COALESCE(writes, 0) > 0 THEN 'WRITE ' || writes || ' x ' ||
             CAST(ROUND(write_bytes / 1024.0 / writes) AS INTEGER) || ' KiB ' ||
             CASE WHEN basis = 'inferred' THEN '~' ELSE '' END ||
@@ -365,10 +463,10 @@ SELECT combo_id, phase, source, reads, writes, commits, other, retrans, timeouts
        CASE WHEN COALESCE(reads, 0) > 0 THEN 'READ ' || reads || ' x ' ||
             CAST(ROUND(read_bytes / 1024.0 / reads) AS INTEGER) || ' KiB'
             ELSE 'READ 0' END ||
-       ', other ' || COALESCE(other, 0) ||
+       COALESCE(', ' || named, '') END ||
        CASE WHEN retrans > 0 THEN ', retrans ' || retrans ELSE '' END ||
        CASE WHEN timeouts > 0 THEN ', timeouts ' || timeouts ELSE '' END AS mix
-FROM o;
+FROM o LEFT JOIN n USING (combo_id, phase, source);
 
 -- NFS options whose effective value is not the one asked for (or that the
 -- mount driver added unasked), per combination, rank and option.
@@ -386,6 +484,9 @@ WHERE e.note IS NOT NULL
 --   'read after a cache drop sent no READs': the client's cache answered
 --   'requested != effective': an option the kernel, server or engine
 --       overrode, or one the mount driver added unasked
+--   'NFS major timeouts or retransmissions': calls that timed out in full,
+--       or were sent again, on any path (mountstats or libnfs): a server that
+--       stopped answering for a while, whatever the intervals show
 CREATE VIEW rpc_flag AS
 WITH w AS (
 	SELECT combo_id, phase, SUM(ops) AS ops, SUM(file_sync + data_sync) AS stable,
@@ -397,6 +498,9 @@ WITH w AS (
 ), rd AS (
 	SELECT combo_id, phase, SUM(CASE WHEN op = 'READ' THEN ops ELSE 0 END) AS reads
 	FROM rpc_stat GROUP BY combo_id, phase
+), t AS (
+	SELECT combo_id, phase, source, SUM(major_timeouts) AS timeouts, SUM(trans - ops) AS retrans
+	FROM rpc_stat WHERE op <> 'xprt' GROUP BY combo_id, phase, source
 )
 SELECT k.run_id, w.combo_id, w.phase, 'sync asked, UNSTABLE sent' AS flag,
        w.unstable || ' of ' || w.ops || ' WRITEs UNSTABLE, ' || COALESCE(c.ops, 0) || ' COMMITs' ||
@@ -423,6 +527,12 @@ JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
 WHERE p.phase IN ('read', 'reread', 'randread')
   AND p.cache_drop IN ('remount', 'remount+drop_caches', 'drop_caches') AND rd.reads = 0
   AND s.bytes > 0
+UNION ALL
+SELECT k.run_id, t.combo_id, t.phase, 'NFS major timeouts or retransmissions',
+       COALESCE(t.timeouts, 0) || ' major timeouts, ' || COALESCE(t.retrans, 0) ||
+       ' retransmissions (' || t.source || ')'
+FROM t JOIN combo k ON k.combo_id = t.combo_id
+WHERE t.timeouts > 0 OR t.retrans > 0
 UNION ALL
 SELECT run_id, combo_id, NULL, 'requested != effective',
        option || ': ' || COALESCE(requested, '(not asked)') || ' -> ' || COALESCE(effective, '?') ||

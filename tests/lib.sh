@@ -9,6 +9,8 @@
 #   MPIRUN    mpirun with the options this machine needs
 
 . "$TOP/tests/mpienv.sh"
+# the labs' names, subnets, directory and lock (STLAB_*, from the environment or today's)
+. "$TOP/tests/lab/names.sh"
 
 MPIRUN="mpirun --bind-to none"
 
@@ -70,8 +72,9 @@ rank_pid_with() {
 	for c in /proc/[0-9]*/cmdline; do
 		p=${c#/proc/}
 		p=${p%/cmdline}
-		if tr '\0' ' ' <"$c" 2>/dev/null | grep -qF -- "$1" &&
-			tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+		# (2>/dev/null first: a process gone meanwhile fails the < quietly)
+		if tr '\0' ' ' 2>/dev/null <"$c" | grep -qF -- "$1" &&
+			tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
 			echo "$p"
 			return 0
 		fi
@@ -94,14 +97,61 @@ wait_stored() {
 # its write phase), send SIGNAL to RANK of the job whose mpirun (or launcher
 # shell) is JOB; sets victim and t0 (ns). The rank is looked for among JOB's
 # descendants, then (the lab launcher's daemons detach) by its store's path.
+#
+# Also sets lead (ms): from the call (right after the job's launch) to the
+# signal: the job's start, its first combination and the 0.5 s. What the
+# job's own end costs scales with it on a loaded machine (cap_ms).
 hit_rank() {
+	hit_from=$(date +%s%N)
 	wait_stored "$T/$2" 1 || { kill "$1"; fail "the first combination was never stored"; return 1; }
 	sleep 0.5
 	victim=$(rank_pid "$1" "$3" || rank_pid_with "--db $T/$2" "$3") ||
 		{ kill "$1"; fail "rank $3 not found"; return 1; }
 	kill -"$4" "$victim"
 	t0=$(date +%s%N)
+	lead=$(((t0 - hit_from) / 1000000))
 }
+
+# no_holes DIR SIZE: every data file under DIR (--keep) is SIZE bytes, all of
+# them written (allocated: a hole would read as zeros the run never wrote)
+no_holes() {
+	n=$(find "$1" -type f -name 'r*.t*' -o -type f -name shared | wc -l)
+	[ "$n" -gt 0 ] || fail "no data file under $1" || return 1
+	bad=$(find "$1" -type f \( -name 'r*.t*' -o -name shared \) -printf '%s %b %p\n' |
+		awk -v s="$2" '$1 != s || $2 * 512 < s')
+	expect_eq "$bad" "" "files short of --size or with holes"
+}
+
+# show_ranks DB: the rank rows of a run, to read when a test fails
+show_ranks() {
+	echo "    phase rank bytes errno stonewall_hit bad_blocks message:"
+	q "$T/$1" "SELECT phase, rank, bytes, errno, stonewall_hit, bad_blocks, message FROM rank_result" | sed 's/^/    /'
+}
+
+# mpirun_slow_last N ARGS...: $ST ARGS at N ranks, the last of them a slow
+# client from its start to its end: stopped 40 ms of every 50 (SIGSTOP,
+# SIGCONT; the same command line, as Open MPI's MPMD form runs it)
+mpirun_slow_last() {
+	n=$1
+	shift
+	cat >"$T/slow.sh" <<'EOS'
+"$@" &
+p=$!
+(while kill -STOP $p 2>/dev/null; do sleep 0.04; kill -CONT $p; sleep 0.01; done) &
+s=$!
+wait $p
+rc=$?
+kill $s 2>/dev/null
+wait $s 2>/dev/null
+exit $rc
+EOS
+	$MPIRUN -np $((n - 1)) $ST "$@" : -np 1 sh "$T/slow.sh" $ST "$@"
+}
+
+# cap_ms BOUND FLOOR: a cap (ms) on the time after hit_rank's signal: BOUND,
+# what the test argues the job takes (its deadline and grace), and 2 x lead
+# for the machine; never below FLOOR, the fixed cap an idle machine keeps
+cap_ms() { c=$(($1 + 2 * lead)); echo $((c > $2 ? c : $2)); }
 
 # since_ms T0: ms since T0 (ns)
 since_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
@@ -113,10 +163,22 @@ cut_run() {
 		DELETE FROM thread_result WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM phase_run WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM effective_option WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
-		DELETE FROM interval WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
+		DELETE FROM interval_pack WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM rpc_stat WHERE combo_id IN (SELECT combo_id FROM combo WHERE seq >= $2);
 		DELETE FROM combo WHERE seq >= $2; UPDATE run SET status = 'running';"
 }
+
+# SQL that takes from a store what schema version 9 added (issue 22: the
+# packed intervals): the table interval again, with the rows the view gave
+# (the views that read it first). Before V6_ADDED_SQL.
+V9_ADDED_SQL="DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank;
+	CREATE TEMP TABLE iv_keep AS SELECT * FROM interval; DROP VIEW interval;
+	DROP TABLE interval_pack; DROP TABLE interval_seq;
+	CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), phase TEXT NOT NULL,
+		rank INTEGER NOT NULL, idx INTEGER NOT NULL, t_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+		width_ns INTEGER NOT NULL, bytes INTEGER, ops INTEGER, read_bytes INTEGER, read_ops INTEGER,
+		PRIMARY KEY (combo_id, phase, rank, idx));
+	INSERT INTO interval SELECT * FROM iv_keep; DROP TABLE iv_keep;"
 
 # SQL that takes from a store what schema version 6 added (issue 10: the
 # RPC views and table, the note columns, rank_result.cache_drop; the views

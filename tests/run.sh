@@ -13,14 +13,18 @@
 # directory $T, longest first (by the times of the last run, kept in
 # build/.test-times). A test file with the line "# run.sh: one at a time"
 # uses something only one test may hold (the lab's namespace names and
-# subnet): its tests run one after another, in a lane of their own beside
-# the others. A file's tests may share what is costly to make (the VM lab of
-# tests/lab/vmtest.sh, kept up across them): its function after_once, if it
-# has one, undoes that once every test has run.
+# subnet): its tests run one after another, under the lock STLAB_LOCK
+# (tests/lab/names.sh), in a lane of their own beside the others. A file's
+# tests may share what is costly to make (the VM lab of tests/lab/vmtest.sh,
+# kept up across them): its function after_once, if it has one, undoes that
+# once every test has run.
 set -u
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
 export TOP
+# STLAB_LOCK and the labs' names (tests/lab/names.sh), the same for every job
+. "$TOP/tests/lab/names.sh"
+stlab_names_check || exit 2
 
 # sanitizer run-time settings (used by build-san binaries only)
 export ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1:abort_on_error=0"
@@ -58,7 +62,7 @@ san_wrapper() {
 	cat >"$R/stcluster-$1" <<EOF
 #!/bin/sh
 case "\${1:-}" in
-report | runs | query | compare | effects | history | audit)
+report | runs | query | compare | effects | history | audit | advise)
 	ASAN_OPTIONS="\${ASAN_OPTIONS:-}:fast_unwind_on_malloc=1"
 	export ASAN_OPTIONS
 	;;
@@ -88,7 +92,7 @@ job_test() {
 	# one at a time: also never beside another checkout's lab (flock holds
 	# the lock, -o keeps it from the daemons the test starts)
 	lock=""
-	[ "$excl" = 1 ] && lock="flock -o /tmp/stcluster-lab.lock"
+	[ "$excl" = 1 ] && lock="flock -o $STLAB_LOCK"
 	$lock sh -c 'set -u; cd "$T" && . "$TOP/tests/lib.sh" && . "$TOP/$file" && "$fn"' >"$T.log" 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
@@ -227,7 +231,7 @@ wait $lane
 for file in tests/mpi/t_*.sh; do
 	grep -q '^after_once() *{' "$file" || continue
 	lock=""
-	[ "$(one_at_a_time "$file")" = 1 ] && lock="flock -o /tmp/stcluster-lab.lock"
+	[ "$(one_at_a_time "$file")" = 1 ] && lock="flock -o $STLAB_LOCK"
 	if ! out=$($lock sh -c 'set -u; cd "$TOP" && . "$TOP/tests/lib.sh" && . "$TOP/$0" && after_once' "$file" 2>&1); then
 		name="$(basename "$file" .sh): after_once"
 		echo "not ok - $name"

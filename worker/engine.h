@@ -1,15 +1,19 @@
 /*
  * engine.h - the one I/O engine interface.
  *
- * An engine is a const table of function pointers with a name and the one
- * capability flag the core reads; all engines are registered in
- * st_engines[] (engines.c: the only place an optional engine's #ifdef
- * lives) and checked once when one is chosen. What only one engine needs
- * stays with it: the posix engine's system-call seam is engine_posix.h,
- * the nfs:// parser lnfs_url.h. Engines keep their state in handles: a rank state made by
- * setup() for one combination, and a thread state per I/O thread, owned by
- * that thread (libnfs contexts are not thread-safe). Paths are relative to
- * the target; an engine never touches anything outside it.
+ * An engine is a const table of function pointers with a name, its
+ * capability flags and the classes of options it takes (ST_NEEDS_* of
+ * common/options.h: the options table names no engine, each engine says
+ * what it takes here); all engines are registered in st_engines[]
+ * (engines.c: the only place an optional engine's #ifdef lives), and
+ * st_engine_choose picks the one --engine names and checks the options
+ * against what it takes, once, before anything runs. What only one engine
+ * needs stays with it: the posix engine's system-call seam is
+ * engine_posix.h, the nfs:// parser lnfs_url.h. Engines keep their state
+ * in handles: a rank state made by setup() for one combination, and a
+ * thread state per I/O thread, owned by that thread (libnfs contexts are
+ * not thread-safe). Paths are relative to the target; an engine never
+ * touches anything outside it.
  *
  * Every call returns 0 (or a byte count) on success and -errno on failure;
  * setup/thread_init also write one line of text into msg.
@@ -22,9 +26,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define ST_EC_NEEDS_TARGET_DIR 0x1u /* target is a local path that must exist */
+#define ST_EC_NO_TARGET 0x2u	    /* runs without --target (it does no I/O on one) */
 
 #define ST_OPEN_READ 0x1u
 #define ST_OPEN_WRITE 0x2u
@@ -34,8 +40,10 @@
 #define ST_OPEN_SHARED 0x20u /* with CREATE: others open the file at once: create, never truncate */
 
 /* Metadata operations (the metadata phases; engine.meta). */
-enum st_meta_op { ST_META_CREATE, ST_META_STAT, ST_META_OPEN, ST_META_REMOVE, ST_META_RMDIR };
-#define ST_META_FSYNC 0x1u /* CREATE: fsync the data before close */
+enum st_meta_op { ST_META_CREATE, ST_META_STAT, ST_META_OPEN, ST_META_REMOVE, ST_META_RMDIR,
+		  ST_META_MKDIR };
+#define ST_META_FSYNC 0x1u   /* CREATE: fsync the data before close */
+#define ST_META_CLEANUP 0x2u /* RMDIR: the untimed cleanup's, not a phase's */
 
 /* One request of an engine's queue (aio_* below). The worker fills the
  * first four fields and issued_ns; the engine sets res and done_ns when it
@@ -65,7 +73,12 @@ struct st_engine_env {
 
 struct st_engine {
 	const char *name; /* as given to --engine */
+	const char *help; /* one line: what it is, for --help and the man page */
 	unsigned caps;	  /* ST_EC_* */
+	/* The option classes (ST_NEEDS_*) it applies itself, and those it
+	 * applies once --mount has mounted --target for it (the mount driver
+	 * hands them to mount(8)); an option of any other class is refused. */
+	unsigned takes, takes_mounted;
 
 	/* The phases (mask of 1u << ST_PHASE_*) this engine cannot run for
 	 * combination c, and why; 0 = all. A pure function of its arguments, so
@@ -111,23 +124,29 @@ struct st_engine {
 	/* Optional, all or none: a queue that keeps --iodepth N > 1 requests
 	 * of a thread in flight, each in a buffer of the worker's own (see
 	 * struct st_aio_req). aio_init makes one for the calling I/O thread: 0
-	 * with *q and mode saying what it is ("io_uring"), or -errno when the
-	 * engine cannot here, mode saying why (the worker then issues one call
-	 * at a time). aio_submit queues one request of file fh (the queue sends
+	 * with *q and mode saying what it is ("io_uring fixed"), or -errno when
+	 * the engine cannot here, mode saying why (the worker then issues one
+	 * call at a time). bufs holds the worker's depth buffers, stride bytes
+	 * apart (4096-aligned), alive until aio_fini; every request's buf is the
+	 * start of one of them, so the engine may register them with the kernel
+	 * once. aio_submit queues one request of file fh (the queue sends
 	 * it at the next reap): 0 or -errno. aio_reap sends what is queued and
 	 * waits for at least min completions (fewer only when fewer are in
 	 * flight), puts up to max of them in done: how many, or -errno.
 	 * aio_file_done (fh about to be closed, nothing of it in flight) says
 	 * what served fh's requests in mode ("io_uring", or a fallback and
 	 * why) and forgets fh. aio_fini accepts NULL. */
-	int (*aio_init)(void *ts, int depth, void **q, char *mode, size_t n);
+	int (*aio_init)(void *ts, int depth, void *bufs, size_t stride, void **q, char *mode,
+			size_t n);
 	int (*aio_submit)(void *q, void *fh, struct st_aio_req *r);
 	int (*aio_reap)(void *q, int min, struct st_aio_req **done, int max);
 	void (*aio_file_done)(void *q, void *fh, char *mode, size_t n);
 	void (*aio_fini)(void *q);
 	/*
-	 * The metadata phases (optional: NULL dir_open, the engine has none;
-	 * all three or none). Thread calls, on the thread state. A directory
+	 * The metadata phases (optional, all three or none: st_engine_check
+	 * refuses an engine with some; one with none has its metadata phases
+	 * skipped, st_engine_unsupported says so, and the worker never calls
+	 * them). Thread calls, on the thread state. A directory
 	 * handle names a directory: `name` relative to the target (parent
 	 * NULL), or the entry `name` of parent's directory; create: make it
 	 * first (an existing one: -EEXIST). dir_close accepts NULL.
@@ -145,6 +164,7 @@ struct st_engine {
 	 *                   bytes read
 	 *   ST_META_REMOVE  unlink it: 0
 	 *   ST_META_RMDIR   remove the empty directory `name`: 0
+	 *   ST_META_MKDIR   make the directory `name` (it must not exist): 0
 	 * or -errno.
 	 */
 	ssize_t (*meta)(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
@@ -169,17 +189,48 @@ struct st_engine {
 	int (*unlink)(void *rank_state, const char *path);
 };
 
+/* Every engine of this build, NULL-terminated; the first is the default. */
 extern const struct st_engine *const st_engines[];
 
 /* The engine of that name, or NULL. */
 const struct st_engine *st_engine_find(const char *name);
 
+/*
+ * The engine cfg names (--engine; not given: st_engines[0]) and whether the
+ * options suit it: st_config_check's checks, then --target when the engine
+ * needs one, then every option given other than its default whose class
+ * (st_opt_def.needs) the engine does not take. 0 with *e set, or -1 with
+ * one line in err naming the option, its value and the engines that take
+ * it. A pure function of cfg, so every rank comes to the same answer.
+ */
+int st_engine_choose(const struct st_config *cfg, const struct st_engine **e, char *err,
+		     size_t n);
+
+/* --help's list of the engines: name and help, a line each (and those this
+ * build left out, saying why). */
+void st_engines_help(FILE *out);
+
+/* The engines of this build that take an option of class mask `needs`, as a
+ * message lists them: "posix with --mount, null or libnfs" ("" when none). */
+void st_engine_takers(unsigned needs, char *buf, size_t n);
+
 /* Why this build has no engine of that name (an optional one it was built
  * without), or NULL. */
 const char *st_engine_left_out(const char *name);
 
-/* 0 when every entry of e is filled in; otherwise -1 with the missing one. */
+/* 0 when every entry of e is filled in (of an optional group, all or
+ * none); otherwise -1 with the missing one. */
 int st_engine_check(const struct st_engine *e, const char **missing);
+
+/* 1 when e has the metadata calls (dir_open, dir_close, meta). */
+int st_engine_has_meta(const struct st_engine *e);
+
+/* The phases among `phases` (1u << ST_PHASE_*) engine e cannot run for
+ * combination c, and why in one line ("" when none): the metadata phases
+ * when it has no metadata calls, then what its unsupported() says. A pure
+ * function of its arguments, so every rank gives the same answer. */
+unsigned st_engine_unsupported(const struct st_engine *e, const struct st_config *cfg,
+			       const struct st_combo *c, unsigned phases, char *why, size_t n);
 
 extern const struct st_engine st_engine_posix;
 extern const struct st_engine st_engine_null;

@@ -188,8 +188,7 @@ static void addf(char *buf, size_t n, size_t *off, const char *fmt, ...)
 
 static void eff_set(struct st_effective *e, int id, int64_t v)
 {
-	e->known |= 1ull << id;
-	e->v[id] = v;
+	st_effective_set(e, id, v);
 }
 
 static void effective_fill(const struct lnfs_plan *p, const struct st_combo *c,
@@ -786,6 +785,8 @@ static ssize_t lnfs_meta(void *ts, void *dh, int op, const char *name, void *buf
 		return lnfs_meta_call(t, dir, CALL_REMOVE, name, NULL);
 	case ST_META_RMDIR:
 		return lnfs_meta_call(t, dir, CALL_RMDIR, name, NULL);
+	case ST_META_MKDIR:
+		return lnfs_meta_call(t, dir, CALL_MKDIR, name, &f);
 	case ST_META_CREATE:
 		rc = lnfs_meta_call(t, dir, CALL_CREATE, name, &f);
 		if (!rc && !f.fh3_len)
@@ -838,6 +839,9 @@ static int lnfs_unlink(void *rs, const char *path)
 
 const struct st_engine st_engine_libnfs = {
 	.name = "libnfs",
+	.help = "a userspace NFS client (libnfs) on --target nfs://server/export/dir: no "
+		"mount and no root; it applies the NFS options itself",
+	.takes = ST_NEEDS_NFS,
 	.unsupported = lnfs_unsupported,
 	.validate = lnfs_validate,
 	.setup = lnfs_setup,

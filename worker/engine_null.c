@@ -18,9 +18,17 @@
  *
  * --null-delay-step makes rank r's calls take --null-delay + r x step, so
  * clients of known, different rates test what depends on them (stonewall).
- * Every metadata operation is one call, of one delay, whatever its size.
+ * Every metadata operation is one call, of one delay, whatever its size;
+ * fsync takes one delay after a thread's last call (a phase's tail).
+ *
+ * --null-surface FILE (common/surface.h) gives the delay as a function of
+ * the combination's options, in place of --null-delay: base x the factors
+ * that hold x a seeded noise draw per (combination, iteration, rank), so a
+ * test of advise or of a search knows the best combination in advance.
  */
 #include "engine.h"
+
+#include "../common/surface.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +42,7 @@ struct null_rank {
 	int64_t err_at;	  /* index of the failing call */
 };
 
-#define NULL_RA 256 /* read-ahead slots: iodepth is at most 256 */
+#define NULL_RA ST_IODEPTH_MAX /* read-ahead slots: one per call in flight */
 
 struct null_thread {
 	const struct null_rank *r;
@@ -60,14 +68,49 @@ static int null_setup(const struct st_engine_env *env, void **rs, char *msg, siz
 	struct null_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0] +
-		      env->rank * env->cfg->o[ST_OPT_NULL_DELAY_STEP].v[0];
+	r->delay_ns = env->cfg->o[ST_OPT_NULL_DELAY].v[0];
+	if (env->cfg->o[ST_OPT_NULL_SURFACE].n) {
+		struct st_surface *s = malloc(sizeof(*s));
+		if (!s || st_surface_load(env->cfg->o[ST_OPT_NULL_SURFACE].s, s, msg, n)) {
+			if (!s)
+				snprintf(msg, n, "--null-surface: out of memory");
+			free(s);
+			free(r);
+			return -EINVAL;
+		}
+		r->delay_ns = st_surface_delay_ns(s, env->combo, env->rank);
+		free(s);
+	}
+	r->delay_ns += env->rank * env->cfg->o[ST_OPT_NULL_DELAY_STEP].v[0];
 	if (env->cfg->o[ST_OPT_NULL_ERROR].n) {
 		r->err = (int)env->cfg->o[ST_OPT_NULL_ERROR].v[0];
 		r->err_at = env->cfg->o[ST_OPT_NULL_ERROR_AT].v[0];
 	}
 	*rs = r;
 	return 0;
+}
+
+/* Rank 0, before anything is created: the surface parses, and replaces
+ * --null-delay rather than adding to it. */
+static int null_validate(const struct st_config *cfg, int64_t deadline_ns, char *err, size_t n)
+{
+	(void)deadline_ns;
+	if (!cfg->o[ST_OPT_NULL_SURFACE].n)
+		return 0;
+	if (cfg->o[ST_OPT_NULL_DELAY].v[0]) {
+		snprintf(err, n, "--null-surface: '%s' gives the delay; --null-delay cannot be given "
+				 "with it",
+			 cfg->o[ST_OPT_NULL_SURFACE].s);
+		return -1;
+	}
+	struct st_surface *s = malloc(sizeof(*s));
+	if (!s) {
+		snprintf(err, n, "--null-surface: out of memory");
+		return -1;
+	}
+	int rc = st_surface_load(cfg->o[ST_OPT_NULL_SURFACE].s, s, err, n);
+	free(s);
+	return rc;
 }
 
 static void null_teardown(void *rs)
@@ -188,6 +231,22 @@ static ssize_t null_pread(void *ts, void *fh, void *buf, size_t len, uint64_t of
 	return null_call(ts, len);
 }
 
+/* fsync (--fsync on) takes one delay too, on the thread's schedule: a
+ * phase's tail of known length (the COMMIT of an NFS write), not a call */
+static int null_fsync(void *ts, void *fh)
+{
+	struct null_thread *t = ts;
+	(void)fh;
+	if (t->r->delay_ns > 0 && t->have_next) {
+		int64_t ns = t->next.tv_nsec + t->r->delay_ns;
+		t->next.tv_sec += ns / 1000000000;
+		t->next.tv_nsec = ns % 1000000000;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t->next, NULL) == EINTR)
+			;
+	}
+	return 0;
+}
+
 static int null_fh_op(void *ts, void *fh)
 {
 	(void)ts;
@@ -226,9 +285,8 @@ static ssize_t null_meta(void *ts, void *dh, int op, const char *name, void *buf
 	(void)dh;
 	(void)name;
 	(void)buf;
-	(void)flags;
 	struct null_thread *t = ts;
-	if (op == ST_META_RMDIR)
+	if (op == ST_META_RMDIR && (flags & ST_META_CLEANUP))
 		return 0; /* cleanup, not an operation of a phase */
 	ssize_t n = null_call(t, len);
 	return n < 0 || op == ST_META_CREATE || op == ST_META_OPEN ? n : 0;
@@ -236,6 +294,11 @@ static ssize_t null_meta(void *ts, void *dh, int op, const char *name, void *buf
 
 const struct st_engine st_engine_null = {
 	.name = "null",
+	.help = "no I/O: each call takes --null-delay (or what --null-surface gives) and fails as --null-error says; NFS "
+		"options are stored as asked (for tests, and the coordinator's own cost)",
+	.caps = ST_EC_NO_TARGET,
+	.takes = ST_NEEDS_NFS | ST_NEEDS_SIM,
+	.validate = null_validate,
 	.setup = null_setup,
 	.teardown = null_teardown,
 	.thread_init = null_thread_init,
@@ -243,7 +306,7 @@ const struct st_engine st_engine_null = {
 	.open = null_open,
 	.pwrite = null_pwrite,
 	.pread = null_pread,
-	.fsync = null_fh_op,
+	.fsync = null_fsync,
 	.close = null_fh_op,
 	.prefetch = null_prefetch,
 	.time_calls = null_time_calls,

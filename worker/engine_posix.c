@@ -291,10 +291,11 @@ static int posix_unlink(void *rs, const char *path)
 }
 
 /* --iodepth N > 1: the thread's request queue (posix_aio.c) */
-static int posix_aio_init(void *ts, int depth, void **q, char *mode, size_t n)
+static int posix_aio_init(void *ts, int depth, void *bufs, size_t stride, void **q, char *mode,
+			  size_t n)
 {
 	struct posix_rank *r = ts;
-	return st_posix_aio_init(r->sys, depth, q, mode, n);
+	return st_posix_aio_init(r->sys, depth, bufs, stride, q, mode, n);
 }
 
 static int posix_aio_submit(void *q, void *fh, struct st_aio_req *req)
@@ -375,6 +376,8 @@ static ssize_t posix_meta(void *ts, void *dh, int op, const char *name, void *bu
 		return r->sys->unlinkat(dfd, name, 0) ? -errno : 0;
 	case ST_META_RMDIR:
 		return r->sys->unlinkat(dfd, name, AT_REMOVEDIR) ? -errno : 0;
+	case ST_META_MKDIR:
+		return r->sys->mkdirat(dfd, name, 0755) ? -errno : 0;
 	case ST_META_CREATE:
 	case ST_META_OPEN: {
 		int create = op == ST_META_CREATE;
@@ -400,7 +403,12 @@ static ssize_t posix_meta(void *ts, void *dh, int op, const char *name, void *bu
 
 const struct st_engine st_engine_posix = {
 	.name = "posix",
+	.help = "files under --target through the kernel (a local file system or an NFS "
+		"mount): O_DIRECT, io_uring or libaio for --iodepth; with --mount (root) every "
+		"combination is mounted again with its options",
 	.caps = ST_EC_NEEDS_TARGET_DIR,
+	.takes = ST_NEEDS_MOUNTER,
+	.takes_mounted = ST_NEEDS_NFS | ST_NEEDS_MOUNTED,
 	.setup = posix_setup,
 	.teardown = posix_teardown,
 	.thread_init = posix_thread_init,

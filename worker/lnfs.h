@@ -21,6 +21,7 @@
 #define ST_LNFS_H
 
 #include "../common/hist.h"
+#include "../common/options.h"
 #include "lnfs_url.h"
 
 #include <stddef.h>
@@ -33,7 +34,7 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nfs.h>
 
-#define LNFS_MAX_CONN 16	       /* contexts per thread: nconnect is at most 16 */
+#define LNFS_MAX_CONN ST_NCONNECT_MAX  /* contexts per thread: one may hold --nconnect's all */
 #define LNFS_LIBNFS_MAX (1u << 20)     /* libnfs 4.0's largest READ/WRITE */
 #define LNFS_POLL_MS 100	       /* libnfs expires calls only inside rpc_service */
 #define LNFS_GRACE_NS 2000000000LL     /* past a call's bound before the engine steps in */

@@ -455,6 +455,104 @@ int lnfs_pick_conn(struct lnfs_thread *t, const struct lnfs_file *f)
 	return -1;
 }
 
+/* The RPC of a data call (WRITE, READ, COMMIT; an NFSv4 read through
+ * libnfs) on context i of the file, fh its handle: libnfs's answer. */
+static int send_data(struct lnfs_call *c, struct lnfs_conn *cn, int i, nfs_fh3 fh)
+{
+	const struct lnfs_plan *p = &c->t->r->p;
+	switch (c->kind) {
+	case CALL_WRITE: {
+		WRITE3args a;
+		memset(&a, 0, sizeof(a));
+		a.file = fh;
+		a.offset = c->off;
+		a.count = c->count;
+		a.stable = (stable_how)p->stable;
+		a.data.data_len = c->count;
+		a.data.data_val = (char *)c->src; /* libnfs copies it into the request */
+		return rpc_nfs3_write_async(cn->rpc, write_cb, &a, c);
+	}
+	case CALL_READ: {
+		READ3args a;
+		memset(&a, 0, sizeof(a));
+		a.file = fh;
+		a.offset = c->off;
+		a.count = c->count;
+		return rpc_nfs3_read_async(cn->rpc, read_cb, &a, c);
+	}
+	case CALL_COMMIT: {
+		COMMIT3args a;
+		memset(&a, 0, sizeof(a));
+		a.file = fh; /* offset 0, count 0: the whole file */
+		return rpc_nfs3_commit_async(cn->rpc, commit_cb, &a, c);
+	}
+	default:
+		return nfs_pread_async(cn->nfs, c->f->h4[i], c->off, c->count, read4_cb, c);
+	}
+}
+
+/* The RPC of a metadata call (LOOKUP, CREATE, MKDIR, GETATTR, REMOVE,
+ * RMDIR) in directory fh (GETATTR: of fh); -1 for another kind. */
+static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
+{
+	switch (c->kind) {
+	case CALL_LOOKUP: {
+		LOOKUP3args a;
+		memset(&a, 0, sizeof(a));
+		a.what.dir = fh;
+		a.what.name = (char *)c->name;
+		return rpc_nfs3_lookup_async(cn->rpc, meta_cb, &a, c);
+	}
+	case CALL_CREATE: {
+		CREATE3args a;
+		memset(&a, 0, sizeof(a));
+		a.where.dir = fh;
+		a.where.name = (char *)c->name;
+		a.how.mode = GUARDED; /* an existing file is an error, as O_EXCL */
+		a.how.createhow3_u.g_obj_attributes.mode.set_it = 1;
+		a.how.createhow3_u.g_obj_attributes.mode.set_mode3_u.mode = 0644;
+		return rpc_nfs3_create_async(cn->rpc, meta_cb, &a, c);
+	}
+	case CALL_MKDIR: {
+		MKDIR3args a;
+		memset(&a, 0, sizeof(a));
+		a.where.dir = fh;
+		a.where.name = (char *)c->name;
+		a.attributes.mode.set_it = 1;
+		a.attributes.mode.set_mode3_u.mode = 0755;
+		return rpc_nfs3_mkdir_async(cn->rpc, meta_cb, &a, c);
+	}
+	case CALL_GETATTR: {
+		GETATTR3args a;
+		memset(&a, 0, sizeof(a));
+		a.object = fh;
+		return rpc_nfs3_getattr_async(cn->rpc, meta_cb, &a, c);
+	}
+	case CALL_REMOVE: {
+		REMOVE3args a;
+		memset(&a, 0, sizeof(a));
+		a.object.dir = fh;
+		a.object.name = (char *)c->name;
+		return rpc_nfs3_remove_async(cn->rpc, meta_cb, &a, c);
+	}
+	case CALL_RMDIR: {
+		RMDIR3args a;
+		memset(&a, 0, sizeof(a));
+		a.object.dir = fh;
+		a.object.name = (char *)c->name;
+		return rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
+	}
+	default:
+		return -1;
+	}
+}
+
+static int is_meta_call(int kind)
+{
+	return kind == CALL_LOOKUP || kind == CALL_CREATE || kind == CALL_MKDIR ||
+	       kind == CALL_GETATTR || kind == CALL_REMOVE || kind == CALL_RMDIR;
+}
+
 /* Queue call c (its fields filled in) on the file's next context. */
 static int call_send(struct lnfs_call *c)
 {
@@ -474,92 +572,7 @@ static int call_send(struct lnfs_call *c)
 	c->conn = i;
 
 	nfs_fh3 fh = { .data = { .data_len = f->fh3_len, .data_val = f->fh3 } };
-	int rc;
-	switch (c->kind) {
-	case CALL_WRITE: {
-		WRITE3args a;
-		memset(&a, 0, sizeof(a));
-		a.file = fh;
-		a.offset = c->off;
-		a.count = c->count;
-		a.stable = (stable_how)p->stable;
-		a.data.data_len = c->count;
-		a.data.data_val = (char *)c->src; /* libnfs copies it into the request */
-		rc = rpc_nfs3_write_async(cn->rpc, write_cb, &a, c);
-		break;
-	}
-	case CALL_READ: {
-		READ3args a;
-		memset(&a, 0, sizeof(a));
-		a.file = fh;
-		a.offset = c->off;
-		a.count = c->count;
-		rc = rpc_nfs3_read_async(cn->rpc, read_cb, &a, c);
-		break;
-	}
-	case CALL_COMMIT: {
-		COMMIT3args a;
-		memset(&a, 0, sizeof(a));
-		a.file = fh; /* offset 0, count 0: the whole file */
-		rc = rpc_nfs3_commit_async(cn->rpc, commit_cb, &a, c);
-		break;
-	}
-	case CALL_LOOKUP: {
-		LOOKUP3args a;
-		memset(&a, 0, sizeof(a));
-		a.what.dir = fh;
-		a.what.name = (char *)c->name;
-		rc = rpc_nfs3_lookup_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	case CALL_CREATE: {
-		CREATE3args a;
-		memset(&a, 0, sizeof(a));
-		a.where.dir = fh;
-		a.where.name = (char *)c->name;
-		a.how.mode = GUARDED; /* an existing file is an error, as O_EXCL */
-		a.how.createhow3_u.g_obj_attributes.mode.set_it = 1;
-		a.how.createhow3_u.g_obj_attributes.mode.set_mode3_u.mode = 0644;
-		rc = rpc_nfs3_create_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	case CALL_MKDIR: {
-		MKDIR3args a;
-		memset(&a, 0, sizeof(a));
-		a.where.dir = fh;
-		a.where.name = (char *)c->name;
-		a.attributes.mode.set_it = 1;
-		a.attributes.mode.set_mode3_u.mode = 0755;
-		rc = rpc_nfs3_mkdir_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	case CALL_GETATTR: {
-		GETATTR3args a;
-		memset(&a, 0, sizeof(a));
-		a.object = fh;
-		rc = rpc_nfs3_getattr_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	case CALL_REMOVE: {
-		REMOVE3args a;
-		memset(&a, 0, sizeof(a));
-		a.object.dir = fh;
-		a.object.name = (char *)c->name;
-		rc = rpc_nfs3_remove_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	case CALL_RMDIR: {
-		RMDIR3args a;
-		memset(&a, 0, sizeof(a));
-		a.object.dir = fh;
-		a.object.name = (char *)c->name;
-		rc = rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
-		break;
-	}
-	default:
-		rc = nfs_pread_async(cn->nfs, f->h4[i], c->off, c->count, read4_cb, c);
-		break;
-	}
+	int rc = is_meta_call(c->kind) ? send_meta(c, cn, fh) : send_data(c, cn, i, fh);
 	if (rc != 0)
 		return -EIO;
 	c->busy = 1;

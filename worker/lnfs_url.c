@@ -64,6 +64,82 @@ static int server_host(const char *server, char host[ST_NFS_HOST_MAX], char *why
 	return 0;
 }
 
+/* One ?key=value parameter of the URL (k and v NUL-terminated) into u:
+ * 0, or -1 with why. */
+static int url_param(const char *k, const char *v, struct st_nfs_url *u, char *why, size_t n)
+{
+	long num;
+	if (!strcmp(k, "version")) {
+		if (strcmp(v, "3") && strcmp(v, "4")) {
+			snprintf(why, n, "version must be 3 or 4, not '%s'", v);
+			return -1;
+		}
+		u->version = v[0] - '0';
+	} else if (!strcmp(k, "nfsport") || !strcmp(k, "mountport")) {
+		if (parse_int(v, 1, 65535, &num)) {
+			snprintf(why, n, "%s must be a port number (1-65535), not '%s'", k, v);
+			return -1;
+		}
+		if (k[0] == 'm')
+			u->mountport = (int)num;
+	} else if (!strcmp(k, "uid") || !strcmp(k, "gid")) {
+		if (parse_int(v, 0, INT_MAX, &num)) {
+			snprintf(why, n, "%s must be a number, not '%s'", k, v);
+			return -1;
+		}
+	} else if (!strcmp(k, "tcp-syncnt") || !strcmp(k, "debug") || !strcmp(k, "dircache") ||
+		   !strcmp(k, "auto-traverse-mounts")) {
+		if (parse_int(v, 0, 255, &num)) {
+			snprintf(why, n, "%s must be a small number, not '%s'", k, v);
+			return -1;
+		}
+	} else if (!strcmp(k, "if")) {
+		/* an interface name: libnfs binds to it */
+	} else if (!strcmp(k, "autoreconnect")) {
+		snprintf(why, n, "sets autoreconnect: --hard decides it (hard: reconnect until "
+				 "the deadline; soft: never)");
+		return -1;
+	} else if (!strcmp(k, "readahead") || !strcmp(k, "pagecache")) {
+		snprintf(why, n, "sets %s: the engine measures the server, with no client cache", k);
+		return -1;
+	} else {
+		snprintf(why, n, "has an unknown parameter '%s' (known: version, nfsport, "
+				 "mountport, uid, gid, tcp-syncnt, if, debug, dircache, "
+				 "auto-traverse-mounts)", k);
+		return -1;
+	}
+	return 0;
+}
+
+/* The parameters after '?' (p: the first), '&' between them. 0, or -1 with why. */
+static int url_params(const char *p, struct st_nfs_url *u, char *why, size_t n)
+{
+	while (*p) {
+		char item[ST_STR_MAX];
+		size_t len = strcspn(p, "&");
+		if (len == 0 || len >= sizeof(item)) {
+			snprintf(why, n, "has an empty or overlong parameter");
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		p += len;
+		if (*p == '&' && !*++p) {
+			snprintf(why, n, "ends with '&'");
+			return -1;
+		}
+		char *eq = strchr(item, '=');
+		if (!eq || !eq[1]) {
+			snprintf(why, n, "parameter '%s' has no value", item);
+			return -1;
+		}
+		*eq = '\0';
+		if (url_param(item, eq + 1, u, why, n))
+			return -1;
+	}
+	return 0;
+}
+
 int st_nfs_url_parse(const char *s, struct st_nfs_url *u, char *why, size_t n)
 {
 	memset(u, 0, sizeof(*u));
@@ -110,67 +186,5 @@ int st_nfs_url_parse(const char *s, struct st_nfs_url *u, char *why, size_t n)
 	p += len;
 	if (*p == '?')
 		p++;
-	while (*p) {
-		char item[ST_STR_MAX];
-		len = strcspn(p, "&");
-		if (len == 0 || len >= sizeof(item)) {
-			snprintf(why, n, "has an empty or overlong parameter");
-			return -1;
-		}
-		memcpy(item, p, len);
-		item[len] = '\0';
-		p += len;
-		if (*p == '&' && !*++p) {
-			snprintf(why, n, "ends with '&'");
-			return -1;
-		}
-		char *eq = strchr(item, '=');
-		if (!eq || !eq[1]) {
-			snprintf(why, n, "parameter '%s' has no value", item);
-			return -1;
-		}
-		*eq = '\0';
-		const char *k = item, *v = eq + 1;
-		long num;
-		if (!strcmp(k, "version")) {
-			if (strcmp(v, "3") && strcmp(v, "4")) {
-				snprintf(why, n, "version must be 3 or 4, not '%s'", v);
-				return -1;
-			}
-			u->version = v[0] - '0';
-		} else if (!strcmp(k, "nfsport") || !strcmp(k, "mountport")) {
-			if (parse_int(v, 1, 65535, &num)) {
-				snprintf(why, n, "%s must be a port number (1-65535), not '%s'", k, v);
-				return -1;
-			}
-			if (k[0] == 'm')
-				u->mountport = (int)num;
-		} else if (!strcmp(k, "uid") || !strcmp(k, "gid")) {
-			if (parse_int(v, 0, INT_MAX, &num)) {
-				snprintf(why, n, "%s must be a number, not '%s'", k, v);
-				return -1;
-			}
-		} else if (!strcmp(k, "tcp-syncnt") || !strcmp(k, "debug") ||
-			   !strcmp(k, "dircache") || !strcmp(k, "auto-traverse-mounts")) {
-			if (parse_int(v, 0, 255, &num)) {
-				snprintf(why, n, "%s must be a small number, not '%s'", k, v);
-				return -1;
-			}
-		} else if (!strcmp(k, "if")) {
-			/* an interface name: libnfs binds to it */
-		} else if (!strcmp(k, "autoreconnect")) {
-			snprintf(why, n, "sets autoreconnect: --hard decides it (hard: reconnect until "
-					 "the deadline; soft: never)");
-			return -1;
-		} else if (!strcmp(k, "readahead") || !strcmp(k, "pagecache")) {
-			snprintf(why, n, "sets %s: the engine measures the server, with no client cache", k);
-			return -1;
-		} else {
-			snprintf(why, n, "has an unknown parameter '%s' (known: version, nfsport, "
-					 "mountport, uid, gid, tcp-syncnt, if, debug, dircache, "
-					 "auto-traverse-mounts)", k);
-			return -1;
-		}
-	}
-	return 0;
+	return url_params(p, u, why, n);
 }

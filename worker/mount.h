@@ -4,12 +4,18 @@
  *
  * Two parts. The pure part works on text only (no system calls, no state):
  * it builds the -o string of a combination, finds a mount in the text of
- * /proc/self/mountinfo or /proc/self/mountstats, and maps the options the
- * kernel shows to st_effective. The adapter part runs mount(8)/umount(8)
- * through posix_spawn with an argument vector (never a shell), reads /proc
- * and drops caches. It needs root; it refuses a target of "/" and any target
- * that is not an absolute path, and it never unmounts anything but the
- * target (the top mount on it, one layer per call).
+ * /proc/self/mountinfo or /proc/self/mountstats, maps the options the
+ * kernel shows to st_effective, and chooses how to drop the caches from
+ * what was read. The adapter part runs mount(8)/umount(8) through
+ * posix_spawn with an argument vector (never a shell), reads /proc and
+ * drops caches. It needs root; it refuses a target that is not an
+ * absolute path or is one of the system's places ("/", /proc, /etc, ...:
+ * st_mount_system_path), and it never unmounts anything but the target
+ * (the top mount on it, one layer per call).
+ *
+ * Files: mountinfo.c (the /proc text formats), mount_opts.c (options asked
+ * and granted), mount_drop.c (the cache drop: its choice and its adapter),
+ * mount.c (the rest of the adapter); mnt.h is what they share.
  *
  * Every function returns 0 or a negative errno value; the ones that take
  * msg write one line of text there on failure ("" on success). Nothing here
@@ -23,6 +29,7 @@
 #include "../common/options.h"
 #include "../common/wire.h"
 
+#include <limits.h>
 #include <stddef.h>
 
 #define ST_MOUNT_PATH_MAX 4096 /* bytes of a path field, NUL included */
@@ -82,6 +89,28 @@ int st_mountinfo_find(const char *mountinfo_text, const char *mount_point,
 int st_mountinfo_find_id(const char *mountinfo_text, int mount_id,
 			 struct st_mountinfo_entry *out);
 
+/* Mounts other than skip_id (-1: none) that show device major:minor in
+ * the text of a mountinfo: bind mounts, a superblock the kernel shares
+ * between mounts of one export, or (another namespace's text) a copy. */
+int st_mountinfo_dev_count(const char *mountinfo_text, unsigned major, unsigned minor,
+			   int skip_id);
+
+/*
+ * Is canon (an absolute path, links and ".." resolved) one of the system's
+ * own places? Refused always: "/", /proc, /sys, /dev and what is under
+ * them, and a path whose file system (holder: the mount that holds it, as
+ * st_mount_holding finds it; NULL: not known) is one of the kernel's
+ * (proc, sysfs, devtmpfs, devpts, cgroup, cgroup2, debugfs, ...) wherever
+ * it is mounted. mounting (a mount on canon, --mount): also /run, /boot,
+ * /etc, /usr and /var and what is under them, but for /var/tmp, /var/mnt,
+ * /var/srv and /var/home; and a path on a file system that is mounted
+ * whole on /proc, /sys, /dev or /run as well (a bind of /dev/shm
+ * elsewhere: mountinfo, the text of /proc/self/mountinfo, shows it).
+ * 1 with why (one line: "/proc/sys is under /proc, the system's own"), 0.
+ */
+int st_mount_system_path(const char *canon, int mounting, const struct st_mountinfo_entry *holder,
+			 const char *mountinfo, char *why, size_t n);
+
 /*
  * The "opts:" line of the mount on mount_point in the text of
  * /proc/self/mountstats (NFS only: nfs_show_stats prints it with every
@@ -134,6 +163,66 @@ int st_mount_errno(const char *text);
 void st_mount_explain(const struct st_combo *c, const char *mountinfo_text,
 		      const struct st_mountinfo_entry *self, struct st_effective *eff);
 
+/*
+ * How to drop the client's caches for the files under a target before a
+ * read phase (st_drop_caches is its adapter): a pure function of what was
+ * read, asked again as each step's outcome comes in. The caller fills a
+ * st_drop_seen with what it knows (ST_DROP_UNKNOWN: not yet), asks
+ * st_drop_decide, does the step it names and records the outcome in the
+ * field the step names, and asks again, until ST_DROP_DONE: then c says
+ * what to do (drop_host) and what to store (method, reason), or that the
+ * drop failed (rc, reason). Steps come at most once each, in this order.
+ *
+ * The choice: without --mount (remount 0) drop_caches. With it: the top
+ * mount on target must be there (else -EINVAL); a memory file system
+ * (tmpfs, ramfs) is left alone ("none": a remount would discard its files,
+ * and its pages are not a cache); a top mount that is not stcluster's
+ * (ours >= 0 and another id) is never unmounted: drop_caches. Otherwise a
+ * remount cycle: umount; refused with the same mount still on top (busy),
+ * drop_caches instead; refused otherwise, that error. After the umount,
+ * unless another mount of this namespace shows the device, a look at the
+ * other namespaces for a copy that outlived it; then the mount. Both
+ * ("remount+drop_caches") when a mount or copy elsewhere keeps the
+ * superblock, or the other namespaces could not be read; "remount" alone
+ * otherwise.
+ */
+#define ST_DROP_UNKNOWN INT_MIN /* a st_drop_seen outcome not known yet */
+
+enum st_drop_step {
+	ST_DROP_DONE,	 /* the choice is made */
+	ST_DROP_UMOUNT,	 /* umount(8) the target: umount_rc, umount_msg */
+	ST_DROP_RECHECK, /* the umount was refused: the mount id on top now, top_after */
+	ST_DROP_LOOK,	 /* the other mount namespaces, for c->major:minor: holder */
+	ST_DROP_MOUNT,	 /* mount(8) it again, same source, type, options: mount_rc, mount_msg */
+};
+
+/* What the cache drop has read so far. */
+struct st_drop_seen {
+	const char *target;	/* canonical path of the target */
+	int remount;		/* 1: stcluster mounted it (--mount): a remount is possible */
+	int ours;		/* stcluster's mount id on target (st_mount_state.our_id); -1: not checked */
+	const char *mountinfo;	/* /proc/self/mountinfo before any step (remount only) */
+	int umount_rc;		/* ST_DROP_UMOUNT: 0 or -errno */
+	const char *umount_msg; /* umount(8)'s message when it failed */
+	int top_after;		/* ST_DROP_RECHECK: mount id on top (0: none), or -errno */
+	int holder;		/* ST_DROP_LOOK: pid of a namespace still showing the device,
+				 * 0 none, -errno: they could not be read */
+	int mount_rc;		/* ST_DROP_MOUNT: 0 or -errno */
+	const char *mount_msg;	/* mount(8)'s message when it failed */
+};
+
+/* What to do, and what to store. */
+struct st_drop_choice {
+	char method[24];       /* "remount", "remount+drop_caches", "drop_caches", "none" */
+	int drop_host;	       /* 1: write "3" to /proc/sys/vm/drop_caches (the method needs it) */
+	int rc;		       /* 0, or -errno: the drop failed, reason says why */
+	unsigned major, minor; /* the target's device, once the cycle began (ST_DROP_LOOK) */
+	char reason[1024];     /* why that method, and why not the other; or the failure */
+};
+
+/* The next step, or ST_DROP_DONE with c filled in. c is overwritten. */
+enum st_drop_step st_drop_decide(const struct st_drop_seen *s, struct st_drop_choice *c);
+
 /* ---- adapter part: root, mount(8), /proc ---- */
 
 /*
@@ -152,9 +241,16 @@ struct st_mount_state {
 	char no_statd[200];		/* mount.nfs's message that rpc.statd is missing; "" not seen */
 };
 
-/* 0 when target is a directory stcluster may mount on: absolute, not "/",
- * and not a mount point unless allow_over. -EBUSY (a mount point: msg names
- * it and --mount-over), -ENOTDIR, -ENOENT, -EINVAL. Needs no root. */
+/* 0 when target (resolved) is none of the system's places
+ * (st_mount_system_path; mounting: stcluster would mount on it); -EINVAL
+ * with one line in msg naming the place. A target that does not resolve
+ * is left to the caller's other checks (0). Needs no root. */
+int st_mount_refuse_system(const char *target, int mounting, char *msg, size_t n);
+
+/* 0 when target is a directory stcluster may mount on: absolute, not "/"
+ * nor another of the system's places (st_mount_refuse_system), and not a
+ * mount point unless allow_over. -EBUSY (a mount point: msg names it and
+ * --mount-over), -ENOTDIR, -ENOENT, -EINVAL. Needs no root. */
 int st_mount_check_target(const char *target, int allow_over, char *msg, size_t n);
 
 /*
@@ -166,7 +262,9 @@ int st_mount_check_target(const char *target, int allow_over, char *msg, size_t 
  * again with nolock, which s->added and s->added_why record; from then on
  * an NFSv3 mount (vers=3 in options) of this state gets nolock at once
  * (mount.nfs first tries to start statd, for seconds). 0 (s->our_id the
- * new mount) or -errno with mount(8)'s message (s->our_id 0).
+ * new mount) or -errno with mount(8)'s message (s->our_id 0); -EEXIST
+ * when mount(8) exited 0 but no new mount is on top (the one found there,
+ * or none: the kernel gave back a mount it had), which msg says.
  */
 int st_mount_take(struct st_mount_state *s, const char *source, const char *fstype,
 		  const char *options, const char *target, char *msg, size_t n);
@@ -193,8 +291,10 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n);
  * remount_only = 1: `mount -o remount[,OPTIONS] TARGET`: the options a file
  *   system can change in place (tmpfs size=, nr_inodes=); files and caches
  *   stay; source and fstype may be NULL. Target must be a mount point.
- * Target must be an existing absolute path, not "/" (also after resolving
- * symbolic links). Returns 0; or -EPERM when not root; -EINVAL for a bad
+ * Target must be an existing absolute path, none of the system's places
+ * (st_mount_refuse_system; "/" included, also after resolving symbolic
+ * links). Returns 0; or -EEXIST when mount(8) exited 0 but no new mount is
+ * on top; -EPERM when not root; -EINVAL for a bad
  * argument (a source or fstype starting with '-' included) or
  * (remount_only) a target that is not a mount point; otherwise an errno
  * guessed from mount(8)'s message (-EBUSY, -ENOENT, -ENODEV, -ETIMEDOUT,
@@ -228,25 +328,17 @@ int st_mount_read_effective(const char *target, const char *fstype, const struct
 int st_mount_holding(const char *dir, struct st_mountinfo_entry *e, char *msg, size_t n);
 
 /*
- * Drop the client's caches for the files under target before a read phase.
- * First syncfs(target), so dirty pages are written and can be dropped.
- * With source != NULL (stcluster mounted target with source, fstype and
- * options): a remount cycle (st_mount_apply, remount_only 0) with the same
- * options; when another mount shows the same device, here or in another
- * process's mount namespace (a shared superblock, or a namespace's copy,
- * would keep the cache) also drop_caches; when the umount is refused (busy:
- * an open file or directory on it, a rank's cwd) drop_caches instead. A
- * memory file system (tmpfs, ramfs) is not remounted: that would discard
- * its files, and its pages are not a cache. With source == NULL: drop_caches
- * only ("3" to /proc/sys/vm/drop_caches: page cache, dentries and inodes of
- * the whole host). method gets what was done: "remount",
- * "remount+drop_caches", "drop_caches" or "none"; msg says why that one,
- * and why not the other (0 or not). ours: the mount id of stcluster's mount
- * on target (st_mount_state.our_id), the only one it may unmount: a mount
- * on top that is not it (stcluster's is gone, a user's is in view) gets
- * drop_caches instead; -1: not checked. 0, or -errno with msg (then the
- * target may be left unmounted if the mount after a successful umount
- * failed).
+ * Drop the client's caches for the files under target before a read phase,
+ * as st_drop_decide chooses. First syncfs(target), so dirty pages are
+ * written and can be dropped. With source != NULL (stcluster mounted target
+ * with source, fstype and options): the remount cycle mounts with the same
+ * options. drop_caches is "3" to /proc/sys/vm/drop_caches: page cache,
+ * dentries and inodes of the whole host. method gets what was done:
+ * "remount", "remount+drop_caches", "drop_caches" or "none"; msg says why
+ * that one, and why not the other (0 or not). ours: the mount id of
+ * stcluster's mount on target (st_mount_state.our_id), the only one it may
+ * unmount; -1: not checked. 0, or -errno with msg (then the target may be
+ * left unmounted if the mount after a successful umount failed).
  */
 int st_drop_caches(const char *target, const char *source, const char *fstype,
 		   const char *options, int ours, char *method, size_t method_n, char *msg,

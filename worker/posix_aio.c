@@ -3,6 +3,24 @@
  * of an I/O thread in flight through io_uring, else libaio, else none (the
  * worker then issues one call at a time). See engine_posix.h.
  *
+ * liburing and libaio are loaded at run time (dlopen of their sonames,
+ * dlsym of the calls the queue makes), never linked: a host without them
+ * starts the binary and runs one call at a time, each thread recording why
+ * ("liburing.so.2 not found"). Their headers are still needed to build;
+ * what liburing has as static inline functions (get_sqe, the prep_*
+ * helpers, cq_advance) compiles into this file. The resolved calls live in
+ * the queue, which holds its own reference to each library (dlopen counts
+ * them) and drops it at fini.
+ *
+ * io_uring reads and writes into the thread's buffers registered with the
+ * kernel (READ_FIXED, WRITE_FIXED: the pages are pinned and mapped once, not
+ * at every request); where the kernel refuses them (RLIMIT_MEMLOCK without
+ * CAP_IPC_LOCK, an old kernel) plain reads and writes go the same way and
+ * the mode says why. Files are not registered: fio's registerfiles measured
+ * within noise here, and a file taken out of a ring's slot is released by
+ * the ring later (up to a second on 5.x and 6.1 kernels), which on NFS
+ * turns the removal of a just-closed file into a silly-rename.
+ *
  * The kernel may refuse a queue (io_uring_setup: ENOSYS in an old kernel,
  * EPERM under kernel.io_uring_disabled or a seccomp filter; io_setup
  * likewise): each refusal is named in the mode the thread records. It may
@@ -17,14 +35,17 @@
  * A queue belongs to one I/O thread; requests are in flight only between
  * aio_submit and the aio_reap that returns them, and one file at a time.
  */
-#include "engine_posix.h"
+#include "posix_aio.h"
 
 #include "../common/util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #ifdef ST_HAVE_LIBURING
@@ -34,13 +55,44 @@
 #include <libaio.h>
 #endif
 
+/* the sonames the headers' ABI belongs to (liburing 2.x, libaio 0.3.x) */
+#define URING_SONAME "liburing.so.2"
+#define LIBAIO_SONAME "libaio.so.1"
+
 enum { Q_URING, Q_LIBAIO };
+
+/* a thread's ring has --iodepth entries, and io_uring_setup takes 32768 at most */
+_Static_assert(ST_IODEPTH_MAX <= 32768, "--iodepth's largest value fits an io_uring ring");
+
+#ifdef ST_HAVE_LIBURING
+/* liburing's exported calls the queue makes, typed by its header */
+struct uring_lib {
+	__typeof__(io_uring_queue_init_params) *queue_init_params;
+	__typeof__(io_uring_queue_exit) *queue_exit;
+	__typeof__(io_uring_submit_and_wait) *submit_and_wait;
+	__typeof__(io_uring_peek_batch_cqe) *peek_batch_cqe;
+	__typeof__(io_uring_register_buffers) *register_buffers;
+	__typeof__(io_uring_register_ring_fd) *register_ring_fd; /* NULL before liburing 2.2 */
+};
+#endif
+
+#ifdef ST_HAVE_LIBAIO
+/* libaio's (every call of it is exported; io_prep_* are inline) */
+struct aio_lib {
+	__typeof__(io_setup) *setup;
+	__typeof__(io_destroy) *destroy;
+	__typeof__(io_submit) *submit;
+	__typeof__(io_getevents) *getevents;
+};
+#endif
 
 struct posix_aio {
 	int kind;			/* Q_* */
 	char mode[64];			/* what the queue is, and why not a better one */
 	int depth;			/* requests in flight at most */
 	const struct st_posix_sys *sys; /* pread/pwrite of a file served synchronously */
+	char *bufs;			/* the worker's buffers: depth of them, stride apart */
+	size_t stride;			/* bytes */
 	int fd;				/* the file of the requests (-1: none yet) */
 	int file_sync;			/* that file is served by synchronous calls */
 	int file_ok;			/* a request of it succeeded through the queue */
@@ -50,10 +102,14 @@ struct posix_aio {
 	struct st_aio_req **ready;	/* completed, not yet returned (depth) */
 	int nready;
 	struct st_aio_req **pending;	/* queued, not yet sent (libaio; depth) */
+	void *dl;			/* the loaded library of kind (dlopen's handle) */
 #ifdef ST_HAVE_LIBURING
+	struct uring_lib ur;
 	struct io_uring ring;
+	int fixed_bufs;		  /* the buffers are registered (READ_FIXED, WRITE_FIXED) */
 #endif
 #ifdef ST_HAVE_LIBAIO
+	struct aio_lib aio;
 	io_context_t ctx;
 	struct iocb *iocbs;	  /* depth of them */
 	struct iocb **freecb;	  /* the free ones (a stack) */
@@ -63,10 +119,59 @@ struct posix_aio {
 #endif
 };
 
+/* ---------------------------------------------------------------- loading */
+
+#if defined(ST_HAVE_LIBURING) || defined(ST_HAVE_LIBAIO)
 static const char *errname(int err, char *buf, size_t n)
 {
 	return st_errno_name(err, buf, n);
 }
+
+/* One call of a library: its name and where its pointer goes in the table. */
+struct lib_sym {
+	const char *name;
+	size_t off;   /* offsetof in the table */
+	int optional; /* absent in older versions: NULL then */
+};
+
+/* dlsym gives a data pointer; POSIX makes it convertible to a function's */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "dlsym results fit function pointers");
+
+/* Load soname and fill table from syms: 0, or -errno with why naming the
+ * library and what is wrong ("liburing.so.2 not found", or the loader's
+ * reason, or the call it lacks). *dl is the handle to dlclose. */
+static int lib_load(const char *soname, const struct lib_sym *syms, size_t nsyms, void *table,
+		    void **dl, char *why, size_t n)
+{
+	*dl = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!*dl) {
+		/* the loader's text is "NAME: cannot open shared object file:
+		 * REASON" or "PATH: REASON": keep the reason, short */
+		static const char cannot[] = ": cannot open shared object file: ";
+		const char *e = dlerror();
+		const char *cut = e ? strstr(e, cannot) : NULL;
+		const char *path_end = e ? strstr(e, ": ") : NULL;
+		const char *reason = cut ? cut + sizeof(cannot) - 1 : path_end ? path_end + 2 : e;
+		char en[64];
+		if (!reason || strcmp(reason, strerror_r(ENOENT, en, sizeof(en))) == 0)
+			snprintf(why, n, "%s not found", soname);
+		else
+			snprintf(why, n, "%s: %s", soname, reason);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < nsyms; i++) {
+		void *p = dlsym(*dl, syms[i].name);
+		if (!p && !syms[i].optional) {
+			snprintf(why, n, "%s lacks %s", soname, syms[i].name);
+			dlclose(*dl);
+			*dl = NULL;
+			return -ENOSYS;
+		}
+		memcpy((char *)table + syms[i].off, &p, sizeof(p));
+	}
+	return 0;
+}
+#endif
 
 /* The request's remainder, synchronously (EINTR retried, short transfers
  * continued): its result, with done_ns. */
@@ -95,7 +200,6 @@ static void sync_rest(struct posix_aio *q, struct st_aio_req *r)
 	r->res = (ssize_t)r->done;
 	r->done_ns = st_now_ns();
 }
-
 /* A new file: nothing known of it yet. */
 static void file_begin(struct posix_aio *q, int fd)
 {
@@ -105,6 +209,7 @@ static void file_begin(struct posix_aio *q, int fd)
 	q->file_why[0] = '\0';
 }
 
+#if defined(ST_HAVE_LIBURING) || defined(ST_HAVE_LIBAIO)
 /* The queue refused a request of this file (EINVAL, EOPNOTSUPP) before any
  * of its requests went through: serve the file synchronously, from this
  * request on, if a synchronous call works (else the error stands). */
@@ -124,6 +229,7 @@ static int refused_by_file(struct posix_aio *q, struct st_aio_req *r, int err)
 	snprintf(q->file_why, sizeof(q->file_why), "%s", errname(err, e, sizeof(e)));
 	return 1;
 }
+#endif
 
 static void complete(struct posix_aio *q, struct st_aio_req *r)
 {
@@ -133,8 +239,18 @@ static void complete(struct posix_aio *q, struct st_aio_req *r)
 /* ---------------------------------------------------------------- io_uring */
 
 #ifdef ST_HAVE_LIBURING
+#define URING_SYM(f, opt) { "io_uring_" #f, offsetof(struct uring_lib, f), opt }
+static const struct lib_sym uring_syms[] = {
+	URING_SYM(queue_init_params, 0),     URING_SYM(queue_exit, 0),
+	URING_SYM(submit_and_wait, 0),	     URING_SYM(peek_batch_cqe, 0),
+	URING_SYM(register_buffers, 0),	     URING_SYM(register_ring_fd, 1),
+};
+
 static int uring_init(struct posix_aio *q, int depth, char *why, size_t n)
 {
+	int rc = lib_load(URING_SONAME, uring_syms, ST_ARRAY_LEN(uring_syms), &q->ur, &q->dl, why, n);
+	if (rc < 0)
+		return rc;
 	/* one thread submits and reaps: the kernel may run completion work only
 	 * when that thread waits (fewer interrupts of the I/O loop); older
 	 * kernels do not know the flags (EINVAL): plain then */
@@ -147,23 +263,53 @@ static int uring_init(struct posix_aio *q, int depth, char *why, size_t n)
 #endif
 		0,
 	};
-	int rc = -EINVAL;
+	rc = -EINVAL;
 	for (size_t i = 0; i < ST_ARRAY_LEN(tries) && rc == -EINVAL; i++) {
 		struct io_uring_params p;
 		memset(&p, 0, sizeof(p));
 		p.flags = tries[i];
-		rc = io_uring_queue_init_params((unsigned)depth, &q->ring, &p);
+		rc = q->ur.queue_init_params((unsigned)depth, &q->ring, &p);
 	}
 	if (rc < 0) {
 		char e[24];
 		snprintf(why, n, "io_uring_setup: %s", errname(-rc, e, sizeof(e)));
+		dlclose(q->dl);
+		q->dl = NULL;
 		return rc;
 	}
 	/* the ring's own descriptor registered: each io_uring_enter skips the
 	 * descriptor table (liburing >= 2.2; a kernel without it says no) */
-	io_uring_register_ring_fd(&q->ring);
+	if (q->ur.register_ring_fd)
+		q->ur.register_ring_fd(&q->ring);
 	q->kind = Q_URING;
 	return 0;
+}
+
+/* The worker's buffers registered: the kernel pins and maps them once, and
+ * each READ_FIXED/WRITE_FIXED names its buffer by index instead of having
+ * its pages looked up and pinned per request (fio's fixedbufs is 3x its
+ * default io_uring at 1 MiB O_DIRECT here). The pinned pages count against
+ * RLIMIT_MEMLOCK without CAP_IPC_LOCK: refused (ENOMEM), the requests are
+ * plain reads and writes and the mode says so. */
+static void uring_register(struct posix_aio *q)
+{
+	char e[24];
+	struct iovec *iov = calloc((size_t)q->depth, sizeof(*iov));
+	int rc = -ENOMEM;
+	if (iov) {
+		for (int i = 0; i < q->depth; i++) {
+			iov[i].iov_base = q->bufs + q->stride * (size_t)i;
+			iov[i].iov_len = q->stride;
+		}
+		rc = q->bufs ? q->ur.register_buffers(&q->ring, iov, (unsigned)q->depth) : -EINVAL;
+		free(iov);
+	}
+	q->fixed_bufs = rc == 0;
+	if (q->fixed_bufs)
+		snprintf(q->mode, sizeof(q->mode), "io_uring fixed");
+	else
+		snprintf(q->mode, sizeof(q->mode), "io_uring (register_buffers: %s)",
+			 errname(-rc, e, sizeof(e)));
 }
 
 static int uring_prep(struct posix_aio *q, struct st_aio_req *r)
@@ -173,10 +319,20 @@ static int uring_prep(struct posix_aio *q, struct st_aio_req *r)
 		return -EAGAIN; /* cannot be: the ring holds depth requests */
 	char *b = (char *)r->buf + r->done;
 	unsigned len = (unsigned)(r->len - r->done);
-	if (r->write)
-		io_uring_prep_write(sqe, q->fd, b, len, r->off + r->done);
-	else
-		io_uring_prep_read(sqe, q->fd, b, len, r->off + r->done);
+	uint64_t at = r->off + r->done;
+	/* a request in a buffer of the worker's names that buffer */
+	uintptr_t rel = (uintptr_t)r->buf - (uintptr_t)q->bufs;
+	size_t idx = q->fixed_bufs ? (size_t)(rel / q->stride) : 0;
+	if (q->fixed_bufs && (uintptr_t)r->buf >= (uintptr_t)q->bufs && idx < (size_t)q->depth) {
+		if (r->write)
+			io_uring_prep_write_fixed(sqe, q->fd, b, len, at, (int)idx);
+		else
+			io_uring_prep_read_fixed(sqe, q->fd, b, len, at, (int)idx);
+	} else if (r->write) {
+		io_uring_prep_write(sqe, q->fd, b, len, at);
+	} else {
+		io_uring_prep_read(sqe, q->fd, b, len, at);
+	}
 	io_uring_sqe_set_data(sqe, r);
 	q->queued++;
 	return 0;
@@ -185,7 +341,7 @@ static int uring_prep(struct posix_aio *q, struct st_aio_req *r)
 /* Send what is queued, wait for `want` completions, take every one there is. */
 static int uring_reap(struct posix_aio *q, int want)
 {
-	int rc = io_uring_submit_and_wait(&q->ring, (unsigned)want);
+	int rc = q->ur.submit_and_wait(&q->ring, (unsigned)want);
 	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 		return rc;
 	if (rc > 0) {
@@ -194,7 +350,7 @@ static int uring_reap(struct posix_aio *q, int want)
 	}
 	struct io_uring_cqe *cqes[64];
 	unsigned got;
-	while ((got = io_uring_peek_batch_cqe(&q->ring, cqes, 64)) > 0) {
+	while ((got = q->ur.peek_batch_cqe(&q->ring, cqes, 64)) > 0) {
 		int64_t now = st_now_ns();
 		for (unsigned i = 0; i < got; i++) {
 			struct st_aio_req *r = io_uring_cqe_get_data(cqes[i]);
@@ -230,15 +386,29 @@ static int uring_reap(struct posix_aio *q, int want)
 /* ---------------------------------------------------------------- libaio */
 
 #ifdef ST_HAVE_LIBAIO
+#define AIO_SYM(f) { "io_" #f, offsetof(struct aio_lib, f), 0 }
+static const struct lib_sym aio_syms[] = {
+	AIO_SYM(setup),
+	AIO_SYM(destroy),
+	AIO_SYM(submit),
+	AIO_SYM(getevents),
+};
+
 static int libaio_init(struct posix_aio *q, int depth, char *why, size_t n)
 {
+	int rc = lib_load(LIBAIO_SONAME, aio_syms, ST_ARRAY_LEN(aio_syms), &q->aio, &q->dl, why, n);
+	if (rc < 0)
+		return rc;
 	memset(&q->ctx, 0, sizeof(q->ctx));
-	int rc = io_setup(depth, &q->ctx);
+	rc = q->aio.setup(depth, &q->ctx);
 	if (rc < 0) {
 		char e[24];
 		snprintf(why, n, "io_setup: %s", errname(-rc, e, sizeof(e)));
+		dlclose(q->dl);
+		q->dl = NULL;
 		return rc;
 	}
+	q->kind = Q_LIBAIO; /* from here fini destroys the context */
 	q->iocbs = calloc((size_t)depth, sizeof(*q->iocbs));
 	q->freecb = calloc((size_t)depth, sizeof(*q->freecb));
 	q->sendlist = calloc((size_t)depth, sizeof(*q->sendlist));
@@ -250,10 +420,8 @@ static int libaio_init(struct posix_aio *q, int depth, char *why, size_t n)
 	for (int i = 0; i < depth; i++)
 		q->freecb[i] = &q->iocbs[i];
 	q->nfree = depth;
-	q->kind = Q_LIBAIO;
 	return 0;
 }
-
 static void libaio_prep(struct posix_aio *q, struct st_aio_req *r)
 {
 	struct iocb *cb = r->slot ? r->slot : q->freecb[--q->nfree];
@@ -280,7 +448,7 @@ static int libaio_reap(struct posix_aio *q, int want)
 	while (q->queued) {
 		for (int i = 0; i < q->queued; i++)
 			q->sendlist[i] = q->pending[i]->slot;
-		int rc = io_submit(q->ctx, q->queued, q->sendlist);
+		int rc = q->aio.submit(q->ctx, q->queued, q->sendlist);
 		if (rc == -EAGAIN || rc == -EINTR) {
 			if (q->inflight)
 				break; /* room comes with the completions */
@@ -308,7 +476,7 @@ static int libaio_reap(struct posix_aio *q, int want)
 		return 0;
 	int got;
 	do
-		got = io_getevents(q->ctx, want, q->depth, q->events, NULL);
+		got = q->aio.getevents(q->ctx, want, q->depth, q->events, NULL);
 	while (got == -EINTR);
 	if (got < 0)
 		return got;
@@ -346,29 +514,44 @@ static int libaio_reap(struct posix_aio *q, int want)
 
 /* ---------------------------------------------------------------- the queue */
 
+/* Undo what the queue's kind set up, and drop its library: kind -1 after. */
+static void kind_fini(struct posix_aio *q)
+{
+#ifdef ST_HAVE_LIBURING
+	if (q->kind == Q_URING)
+		q->ur.queue_exit(&q->ring);
+#endif
+#ifdef ST_HAVE_LIBAIO
+	if (q->kind == Q_LIBAIO)
+		q->aio.destroy(q->ctx);
+	free(q->iocbs);
+	free(q->freecb);
+	free(q->sendlist);
+	free(q->events);
+	q->iocbs = NULL;
+	q->freecb = NULL;
+	q->sendlist = NULL;
+	q->events = NULL;
+#endif
+	if (q->dl)
+		dlclose(q->dl);
+	q->dl = NULL;
+	q->kind = -1;
+}
+
 void st_posix_aio_fini(void *qp)
 {
 	struct posix_aio *q = qp;
 	if (!q)
 		return;
-#ifdef ST_HAVE_LIBURING
-	if (q->kind == Q_URING)
-		io_uring_queue_exit(&q->ring);
-#endif
-#ifdef ST_HAVE_LIBAIO
-	if (q->kind == Q_LIBAIO)
-		io_destroy(q->ctx);
-	free(q->iocbs);
-	free(q->freecb);
-	free(q->sendlist);
-	free(q->events);
-#endif
+	kind_fini(q);
 	free(q->ready);
 	free(q->pending);
 	free(q);
 }
 
-int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void **qp, char *mode, size_t n)
+int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void *bufs, size_t stride,
+		      void **qp, char *mode, size_t n)
 {
 	*qp = NULL;
 	struct posix_aio *q = calloc(1, sizeof(*q));
@@ -379,6 +562,8 @@ int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void **qp, char
 	q->kind = -1;
 	q->depth = depth;
 	q->sys = sys;
+	q->bufs = bufs;
+	q->stride = stride;
 	q->fd = -1;
 	q->ready = calloc((size_t)depth, sizeof(*q->ready));
 	q->pending = calloc((size_t)depth, sizeof(*q->pending));
@@ -387,12 +572,12 @@ int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void **qp, char
 		snprintf(mode, n, "sync (out of memory)");
 		return -ENOMEM;
 	}
-	char why[2][40] = { "io_uring: not built in", "libaio: not built in" };
+	char why[2][48] = { "io_uring: not built in", "libaio: not built in" };
 	int rc = -ENOSYS;
 #ifdef ST_HAVE_LIBURING
 	rc = uring_init(q, depth, why[0], sizeof(why[0]));
 	if (!rc) {
-		snprintf(q->mode, sizeof(q->mode), "io_uring");
+		uring_register(q);
 		snprintf(mode, n, "%s", q->mode);
 		*qp = q;
 		return 0;
@@ -406,7 +591,7 @@ int st_posix_aio_init(const struct st_posix_sys *sys, int depth, void **qp, char
 		*qp = q;
 		return 0;
 	}
-	q->kind = -1;
+	kind_fini(q);
 #endif
 	snprintf(mode, n, "sync (%s; %s)", why[0], why[1]);
 	st_posix_aio_fini(q);
@@ -439,7 +624,6 @@ int st_posix_aio_submit(void *qp, int fd, struct st_aio_req *r)
 #endif
 	return -ENOSYS;
 }
-
 int st_posix_aio_reap(void *qp, int min, struct st_aio_req **done, int max)
 {
 	struct posix_aio *q = qp;

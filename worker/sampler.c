@@ -5,6 +5,8 @@
  * lab host sees its own interfaces); CPU and disk counters are the
  * machine's. The NFS server process is found once per tick by scanning
  * /proc for ganesha.nfsd (in our network namespace) or nfsd kernel threads.
+ * The kernel server's calls per operation come from /proc/net/rpc/nfsd
+ * (the host's, where nfsd is loaded: a knfsd lab guest).
  */
 #include "sampler.h"
 
@@ -40,6 +42,8 @@ struct st_sampler {
 	int nnfsd;
 	int64_t nfsd_scan_ns; /* when they were last looked for */
 	int restarts;	      /* since the reset: the server's process set changed */
+	struct st_nfsd_calls calls; /* /proc/net/rpc/nfsd at the last tick */
+	int calls_seen;
 };
 
 struct st_sampler *st_sampler_new(size_t max_points)
@@ -203,38 +207,40 @@ static uint64_t nfsd_ticks(const pid_t *pids, int n)
 	return sum;
 }
 
-void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
+/* CPU use of the whole host since the last tick, from /proc/stat. */
+static void tick_cpu(struct st_sampler *s, int64_t t)
 {
-	int64_t now = st_now_ns();
-	double dt = s->primed ? (double)(now - s->last_ns) / 1e9 : 0;
-	int64_t t = now - offset_ns;
 	char line[512];
-
 	FILE *f = fopen("/proc/stat", "r");
-	if (f) {
-		unsigned long long v[8] = { 0 };
-		if (fgets(line, sizeof(line), f) &&
-		    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-			   &v[3], &v[4], &v[5], &v[6], &v[7]) >= 5) {
-			uint64_t user = v[0] + v[1], sys = v[2] + v[5] + v[6], iow = v[4];
-			uint64_t total = 0;
-			for (int i = 0; i < 8; i++)
-				total += v[i];
-			if (s->primed && total > s->cpu_total) {
-				double dt_j = (double)(total - s->cpu_total);
-				add(s, t, "cpu_user_pct", "", 100.0 * (double)(user - s->cpu_user) / dt_j);
-				add(s, t, "cpu_sys_pct", "", 100.0 * (double)(sys - s->cpu_sys) / dt_j);
-				add(s, t, "cpu_iowait_pct", "", 100.0 * (double)(iow - s->cpu_iowait) / dt_j);
-			}
-			s->cpu_user = user;
-			s->cpu_sys = sys;
-			s->cpu_iowait = iow;
-			s->cpu_total = total;
+	if (!f)
+		return;
+	unsigned long long v[8] = { 0 };
+	if (fgets(line, sizeof(line), f) &&
+	    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) >= 5) {
+		uint64_t user = v[0] + v[1], sys = v[2] + v[5] + v[6], iow = v[4];
+		uint64_t total = 0;
+		for (int i = 0; i < 8; i++)
+			total += v[i];
+		if (s->primed && total > s->cpu_total) {
+			double dt_j = (double)(total - s->cpu_total);
+			add(s, t, "cpu_user_pct", "", 100.0 * (double)(user - s->cpu_user) / dt_j);
+			add(s, t, "cpu_sys_pct", "", 100.0 * (double)(sys - s->cpu_sys) / dt_j);
+			add(s, t, "cpu_iowait_pct", "", 100.0 * (double)(iow - s->cpu_iowait) / dt_j);
 		}
-		fclose(f);
+		s->cpu_user = user;
+		s->cpu_sys = sys;
+		s->cpu_iowait = iow;
+		s->cpu_total = total;
 	}
+	fclose(f);
+}
 
-	/* the interval's rate over the same processes as its start */
+/* The NFS server processes' CPU since the last tick (the interval's rate
+ * over the same processes as its start), and once a second which they are
+ * (a change: the server restarted). */
+static void tick_nfsd(struct st_sampler *s, int64_t now, int64_t t, double dt)
+{
 	uint64_t nt = nfsd_ticks(s->nfsd, s->nnfsd);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (s->primed && dt > 0 && nt >= s->nfsd_ticks)
@@ -253,69 +259,183 @@ void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
 		s->nfsd_ticks = nfsd_ticks(s->nfsd, s->nnfsd);
 		s->nfsd_scan_ns = now;
 	}
+}
 
-	f = fopen("/proc/net/dev", "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char *colon = strchr(line, ':');
-			if (!colon)
-				continue;
-			*colon = '\0';
-			char *name = line;
-			while (*name == ' ')
-				name++;
-			if (strcmp(name, "lo") == 0)
-				continue;
-			unsigned long long rx, tx;
-			if (sscanf(colon + 1, "%llu %*u %*u %*u %*u %*u %*u %*u %llu", &rx, &tx) != 2)
-				continue;
-			struct counter *c = counter(s->net, &s->nnet, name);
-			if (!c)
-				continue;
-			if (s->primed && c->seen && dt > 0) {
-				add(s, t, "net_rx_mbps", name, (double)(rx - c->a) / dt / 1e6);
-				add(s, t, "net_tx_mbps", name, (double)(tx - c->b) / dt / 1e6);
-			}
-			c->a = rx;
-			c->b = tx;
-			c->seen = 1;
+/* Every interface but lo, from /proc/net/dev: MB/s each way. */
+static void tick_net(struct st_sampler *s, int64_t t, double dt)
+{
+	char line[512];
+	FILE *f = fopen("/proc/net/dev", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		char *name = line;
+		while (*name == ' ')
+			name++;
+		if (strcmp(name, "lo") == 0)
+			continue;
+		unsigned long long rx, tx;
+		if (sscanf(colon + 1, "%llu %*u %*u %*u %*u %*u %*u %*u %llu", &rx, &tx) != 2)
+			continue;
+		struct counter *c = counter(s->net, &s->nnet, name);
+		if (!c)
+			continue;
+		if (s->primed && c->seen && dt > 0) {
+			add(s, t, "net_rx_mbps", name, (double)(rx - c->a) / dt / 1e6);
+			add(s, t, "net_tx_mbps", name, (double)(tx - c->b) / dt / 1e6);
 		}
-		fclose(f);
+		c->a = rx;
+		c->b = tx;
+		c->seen = 1;
 	}
+	fclose(f);
+}
 
-	f = fopen("/proc/diskstats", "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char name[32];
-			unsigned long long rd_ios, rd_sec, wr_ios, wr_sec;
-			if (sscanf(line, "%*u %*u %31s %llu %*u %llu %*u %llu %*u %llu", name, &rd_ios,
-				   &rd_sec, &wr_ios, &wr_sec) != 5)
-				continue;
-			/* whole devices (not partitions: they would count twice) that
-			 * did I/O at some point; no loop/ram noise */
-			char sys[64];
-			struct stat sb;
-			snprintf(sys, sizeof(sys), "/sys/block/%s", name);
-			if (!strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
-			    (rd_ios == 0 && wr_ios == 0) || stat(sys, &sb))
-				continue;
-			struct counter *c = counter(s->disk, &s->ndisk, name);
-			if (!c)
-				continue;
-			if (s->primed && c->seen && dt > 0) {
-				add(s, t, "disk_read_mbps", name, (double)(rd_sec - c->b) * 512 / dt / 1e6);
-				add(s, t, "disk_write_mbps", name, (double)(wr_sec - c->d) * 512 / dt / 1e6);
-				add(s, t, "disk_read_iops", name, (double)(rd_ios - c->a) / dt);
-				add(s, t, "disk_write_iops", name, (double)(wr_ios - c->c) / dt);
-			}
-			c->a = rd_ios;
-			c->b = rd_sec;
-			c->c = wr_ios;
-			c->d = wr_sec;
-			c->seen = 1;
+/* Every whole disk that did I/O, from /proc/diskstats: MB/s and IOPS each way. */
+static void tick_disk(struct st_sampler *s, int64_t t, double dt)
+{
+	char line[512];
+	FILE *f = fopen("/proc/diskstats", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char name[32];
+		unsigned long long rd_ios, rd_sec, wr_ios, wr_sec;
+		if (sscanf(line, "%*u %*u %31s %llu %*u %llu %*u %llu %*u %llu", name, &rd_ios,
+			   &rd_sec, &wr_ios, &wr_sec) != 5)
+			continue;
+		/* whole devices (not partitions: they would count twice) that
+		 * did I/O at some point; no loop/ram noise */
+		char sys[64];
+		struct stat sb;
+		snprintf(sys, sizeof(sys), "/sys/block/%s", name);
+		if (!strncmp(name, "loop", 4) || !strncmp(name, "ram", 3) ||
+		    (rd_ios == 0 && wr_ios == 0) || stat(sys, &sb))
+			continue;
+		struct counter *c = counter(s->disk, &s->ndisk, name);
+		if (!c)
+			continue;
+		if (s->primed && c->seen && dt > 0) {
+			add(s, t, "disk_read_mbps", name, (double)(rd_sec - c->b) * 512 / dt / 1e6);
+			add(s, t, "disk_write_mbps", name, (double)(wr_sec - c->d) * 512 / dt / 1e6);
+			add(s, t, "disk_read_iops", name, (double)(rd_ios - c->a) / dt);
+			add(s, t, "disk_write_iops", name, (double)(wr_ios - c->c) / dt);
 		}
-		fclose(f);
+		c->a = rd_ios;
+		c->b = rd_sec;
+		c->c = wr_ios;
+		c->d = wr_sec;
+		c->seen = 1;
 	}
+	fclose(f);
+}
+
+/* Operation names, by number: NFSv3 procedures (RFC 1813) and NFSv4
+ * operations (RFC 7530, 8881, 7862, 8276); 0-2 are not operations. */
+static const char *const v3_names[ST_NFSD_V3_OPS] = {
+	"NULL",	   "GETATTR", "SETATTR", "LOOKUP", "ACCESS",	  "READLINK", "READ",	 "WRITE",
+	"CREATE",  "MKDIR",   "SYMLINK", "MKNOD",  "REMOVE",	  "RMDIR",    "RENAME",	 "LINK",
+	"READDIR", "READDIRPLUS", "FSSTAT", "FSINFO", "PATHCONF", "COMMIT",
+};
+static const char *const v4_names[ST_NFSD_V4_OPS] = {
+	[3] = "ACCESS", "CLOSE", "COMMIT", "CREATE", "DELEGPURGE", "DELEGRETURN", "GETATTR",
+	"GETFH", "LINK", "LOCK", "LOCKT", "LOCKU", "LOOKUP", "LOOKUPP", "NVERIFY", "OPEN",
+	"OPENATTR", "OPEN_CONFIRM", "OPEN_DOWNGRADE", "PUTFH", "PUTPUBFH", "PUTROOTFH", "READ",
+	"READDIR", "READLINK", "REMOVE", "RENAME", "RENEW", "RESTOREFH", "SAVEFH", "SECINFO",
+	"SETATTR", "SETCLIENTID", "SETCLIENTID_CONFIRM", "VERIFY", "WRITE", "RELEASE_LOCKOWNER",
+	"BACKCHANNEL_CTL", "BIND_CONN_TO_SESSION", "EXCHANGE_ID", "CREATE_SESSION",
+	"DESTROY_SESSION", "FREE_STATEID", "GET_DIR_DELEGATION", "GETDEVICEINFO", "GETDEVICELIST",
+	"LAYOUTCOMMIT", "LAYOUTGET", "LAYOUTRETURN", "SECINFO_NO_NAME", "SEQUENCE", "SET_SSV",
+	"TEST_STATEID", "WANT_DELEGATION", "DESTROY_CLIENTID", "RECLAIM_COMPLETE", "ALLOCATE",
+	"COPY", "COPY_NOTIFY", "DEALLOCATE", "IO_ADVISE", "LAYOUTERROR", "LAYOUTSTATS",
+	"OFFLOAD_CANCEL", "OFFLOAD_STATUS", "READ_PLUS", "SEEK", "WRITE_SAME", "CLONE", "GETXATTR",
+	"SETXATTR", "LISTXATTRS", "REMOVEXATTR",
+};
+
+const char *st_nfsd_call_name(int vers, int i)
+{
+	if (vers == 3 && i >= 0 && i < ST_NFSD_V3_OPS)
+		return v3_names[i];
+	if (vers == 4 && i >= 0 && i < ST_NFSD_V4_OPS)
+		return v4_names[i];
+	return NULL;
+}
+
+/* "NAME N v1 .. vN" at line (NAME already matched): the N counts into
+ * v[max]; 1, or 0 when N is out of range or a count is missing. */
+static int parse_counts(const char *line, uint64_t *v, int max)
+{
+	char *end;
+	long n = strtol(line, &end, 10);
+	if (end == line || n < 1 || n > max)
+		return 0;
+	for (long i = 0; i < n; i++) {
+		const char *p = end;
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			return 0;
+		v[i] = strtoull(p, &end, 10);
+	}
+	return 1;
+}
+
+int st_nfsd_calls_parse(const char *text, struct st_nfsd_calls *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (!strncmp(l, "proc3 ", 6))
+			c->have3 = parse_counts(l + 6, c->v3, ST_NFSD_V3_OPS);
+		else if (!strncmp(l, "proc4ops ", 9))
+			c->have4 = parse_counts(l + 9, c->v4, ST_NFSD_V4_OPS);
+	}
+	return c->have3 || c->have4 ? 0 : -1;
+}
+
+/* The kernel NFS server's calls since the last tick, per operation that
+ * had any (a count: "nfsd_calls", device "v3 WRITE"); a counter that went
+ * back (nfsd restarted, its statistics reset) gives no point. */
+static void tick_calls(struct st_sampler *s, int64_t t)
+{
+	char *text;
+	if (st_read_file("/proc/net/rpc/nfsd", &text))
+		return;
+	struct st_nfsd_calls now;
+	int bad = st_nfsd_calls_parse(text, &now);
+	free(text);
+	if (bad)
+		return;
+	for (int vers = 3; s->primed && s->calls_seen && vers <= 4; vers++) {
+		const uint64_t *a = vers == 3 ? s->calls.v3 : s->calls.v4;
+		const uint64_t *b = vers == 3 ? now.v3 : now.v4;
+		int n = vers == 3 ? ST_NFSD_V3_OPS : ST_NFSD_V4_OPS;
+		for (int i = 0; i < n; i++) {
+			const char *name = st_nfsd_call_name(vers, i);
+			if (!name || b[i] <= a[i])
+				continue;
+			char dev[24];
+			snprintf(dev, sizeof(dev), "v%d %s", vers, name);
+			add(s, t, "nfsd_calls", dev, (double)(b[i] - a[i]));
+		}
+	}
+	s->calls = now;
+	s->calls_seen = 1;
+}
+
+void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
+{
+	int64_t now = st_now_ns();
+	double dt = s->primed ? (double)(now - s->last_ns) / 1e9 : 0;
+	int64_t t = now - offset_ns;
+	tick_cpu(s, t);
+	tick_nfsd(s, now, t, dt);
+	tick_net(s, t, dt);
+	tick_disk(s, t, dt);
+	tick_calls(s, t);
 	s->last_ns = now;
 	s->primed = 1;
 }

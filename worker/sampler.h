@@ -1,8 +1,11 @@
 /*
  * sampler.h - what a server rank watches while the clients run: CPU
  * (user, system, iowait), bytes per network interface, bytes and ops per
- * disk, and the CPU of the NFS server process (ganesha.nfsd in this
- * network namespace, or the kernel's nfsd threads).
+ * disk, the CPU of the NFS server process (ganesha.nfsd in this
+ * network namespace, or the kernel's nfsd threads) and, where the kernel
+ * serves NFS, the calls its nfsd received per operation (metric
+ * "nfsd_calls", device "v3 WRITE", "v4 COMMIT", ...: a count over the
+ * interval, not a rate; only intervals with calls have a point).
  *
  * st_sampler_tick reads /proc once and appends one point per metric with
  * the rate over the interval since the previous tick. The first tick only
@@ -37,5 +40,23 @@ const struct st_sample *st_sampler_points(const struct st_sampler *s, size_t *n)
  * away); each is also a point "nfsd_restarts". */
 int st_sampler_restarts(const struct st_sampler *s);
 size_t st_sampler_dropped(const struct st_sampler *s);
+
+/* The kernel NFS server's calls per operation, as /proc/net/rpc/nfsd
+ * counts them: "proc3" (the 22 NFSv3 procedures, NULL first) and
+ * "proc4ops" (NFSv4 operations by number, all minor versions together). */
+#define ST_NFSD_V3_OPS 22
+#define ST_NFSD_V4_OPS 76
+struct st_nfsd_calls {
+	uint64_t v3[ST_NFSD_V3_OPS], v4[ST_NFSD_V4_OPS];
+	int have3, have4; /* the line was there */
+};
+
+/* Parse the text of /proc/net/rpc/nfsd into *c: 0, or -1 when it holds
+ * neither line (no kernel NFS server). A line with fewer counts than it
+ * announces, or more than the tables hold, is left out. */
+int st_nfsd_calls_parse(const char *text, struct st_nfsd_calls *c);
+/* The name of NFSv3 procedure i or NFSv4 operation i (vers 3 or 4) as
+ * mountstats spells it (WRITE, COMMIT, ...); NULL when there is none. */
+const char *st_nfsd_call_name(int vers, int i);
 
 #endif

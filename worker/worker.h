@@ -4,7 +4,8 @@
  *
  * Lifecycle: st_worker_prepare (engine setup, run directory, threads pinned,
  * then buffers allocated and touched, files laid out when no write phase
- * will, the metadata phases' directories made and, without a create
+ * will or when a read follows a write that --runtime or --stonewall may
+ * end early, the metadata phases' directories made and, without a create
  * phase, their files) -> st_worker_phase for each phase -> st_worker_finish
  * (threads joined, own files removed unless --keep, engine torn down).
  * Only the calling (MPI) thread calls these; the I/O threads never touch MPI.
@@ -79,6 +80,13 @@ uint64_t st_worker_live_bytes(struct st_worker *w);
  * in flight (any thread may be told at any time; a relaxed flag). */
 void st_worker_stop(struct st_worker *w);
 
+/* --stonewall wearout: 1 when every thread is waiting at the end of
+ * --runtime (or done), with *most the most calls any of them had made by
+ * then; 0 while some still run. st_worker_wear_go lets every thread go on
+ * until it has made `calls`. */
+int st_worker_wear_ready(struct st_worker *w, uint64_t *most);
+void st_worker_wear_go(struct st_worker *w, uint64_t calls);
+
 /* After st_worker_phase_end: this rank's bytes and calls per interval of
  * the phase (common/interval.h), its threads merged; *n of them (0 for a
  * rank that does no I/O). Valid until the next phase. */
@@ -111,5 +119,10 @@ void st_worker_file_path(const char *run_dir, int rank, int thread, char *buf, s
  * "<run_dir>/r<rank>.t<thread>.d"; with --fanout N > 1 the files are in its
  * subdirectories d0 .. d<N-1>, named f<i> (i the file's number, from 0). */
 void st_worker_meta_dir(const char *run_dir, int rank, int thread, char *buf, size_t n);
+
+/* The one directory of --dir-mode shared: "<run_dir>/shared.d", every
+ * thread's files in it (or in its --fanout subdirectories) named
+ * f<i>.r<rank>.t<thread>. */
+void st_worker_meta_shared_dir(const char *run_dir, char *buf, size_t n);
 
 #endif

@@ -45,7 +45,7 @@ static void net_step(const struct st_baseline_ctx *b, int s, const int *set, int
 		free(fds);
 	} else if (port > 0 && is_member(set, n, b->rank)) {
 		char addr[sizeof(b->hosts[s].addresses)];
-		int fds[64], made = 0;
+		int fds[ST_BASELINE_STREAMS_MAX], made = 0;
 		st_server_address(b->cfg, &b->hosts[s], addr, sizeof(addr));
 		for (; made < streams && !me.rc; made++)
 			me.rc = st_net_connect_any(addr, port, deadline, &fds[made]);

@@ -12,6 +12,7 @@
 #include "combo.h"
 
 #include "../../common/interval.h"
+#include "../../common/phaseopt.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../worker/mount.h"
@@ -45,23 +46,25 @@ static unsigned skip_phases(const struct job *j, const struct st_combo *c, char 
 			 st_options[ST_OPT_ACCESS].choices[c->v[ST_OPT_ACCESS]]);
 		return j->phases;
 	}
-	if ((j->phases & ST_PHASES_DATA) && size % block) {
-		char b[32], s[32];
-		st_format_size(block, b, sizeof(b));
-		st_format_size(size, s, sizeof(s));
-		snprintf(buf, n, "size=%s is not a multiple of block=%s", s, b);
-		skip |= j->phases & ST_PHASES_DATA;
+	for (int p = 0; p < ST_PHASE_COUNT; p++) {
+		/* each data phase with its block (its own: a [phase] section) */
+		struct st_combo pc;
+		st_phase_combo(&j->cfg, p, c, &pc);
+		block = pc.v[ST_OPT_BLOCK];
+		if (!(j->phases & ST_PHASES_DATA & (1u << p)) || size % block == 0)
+			continue;
+		if (!buf[0]) {
+			char b[32], s[32];
+			st_format_size(block, b, sizeof(b));
+			st_format_size(size, s, sizeof(s));
+			snprintf(buf, n, "size=%s is not a multiple of block=%s%s%s", s, b,
+				 pc.v[ST_OPT_BLOCK] != c->v[ST_OPT_BLOCK] ? " of " : "",
+				 pc.v[ST_OPT_BLOCK] != c->v[ST_OPT_BLOCK] ? st_phase_names[p] : "");
+		}
+		skip |= 1u << p;
 	}
-	if ((j->phases & ST_PHASES_META) && !j->engine->dir_open) {
-		off = strlen(buf);
-		snprintf(buf + off, n - off, "%sthe %s engine has no metadata phases", off ? "; " : "",
-			 j->engine->name);
-		skip |= j->phases & ST_PHASES_META;
-	}
-	if (!j->engine->unsupported)
-		return skip;
-	char why[256] = "";
-	unsigned u = j->engine->unsupported(&j->cfg, c, why, sizeof(why)) & j->phases & ~skip;
+	char why[256];
+	unsigned u = st_engine_unsupported(j->engine, &j->cfg, c, j->phases & ~skip, why, sizeof(why));
 	if (u) {
 		off = strlen(buf);
 		snprintf(buf + off, n - off, "%s%s", off ? "; " : "", why);
@@ -69,16 +72,19 @@ static unsigned skip_phases(const struct job *j, const struct st_combo *c, char 
 	return skip | u;
 }
 
-/* Server rank: sample at --sample-hz until the phase-end barrier completes. */
+unsigned st_combo_skips(const struct job *j, const struct st_combo *c, char *buf, size_t n)
+{
+	return skip_phases(j, c, buf, n);
+}
+
+/* Server rank: sample at --sample-hz until the phase-end barrier completes
+ * (phase_open primed the counters before the start barrier). */
 static const struct st_sample *sample_until(struct job *j, MPI_Request *done, int64_t since,
 					    const char *what, size_t *n)
 {
 	int64_t deadline = st_step_deadline(j, since);
 	int64_t period = 1000000000LL / j->cfg.o[ST_OPT_SAMPLE_HZ].v[0];
 	int finished = 0;
-	/* a tick now primes the counters: the gap since the last phase is not data */
-	st_sampler_tick(j->sampler, j->my_offset);
-	st_sampler_reset(j->sampler);
 	int64_t next = st_now_ns() + period;
 	while (!finished) {
 		MPI_Test(done, &finished, MPI_STATUS_IGNORE);
@@ -175,7 +181,7 @@ static void mount_local(void *arg)
 {
 	struct mount_work *m = arg;
 	struct job *j = m->j;
-	char opts[ST_STR_MAX], msg[200] = "";
+	char opts[ST_STR_MAX], msg[sizeof(m->res.msg)] = "";
 	if (st_mount_options(&j->cfg, m->c, opts, sizeof(opts)) < 0) {
 		m->res.rc = -EINVAL;
 		snprintf(m->res.msg, sizeof(m->res.msg), "mount options: %s", opts);
@@ -431,6 +437,14 @@ static int64_t phase_open(struct job *j, struct combo_run *r, int p, char *cache
 	char what[64], msg[200];
 	if (r->rpc_kernel && st_rpc_read(r->rpc_point, r->rpc_before, msg, sizeof(msg)))
 		r->rpc_before->nfs = 0;
+	if (j->sampler && j->roles[j->rank] == ST_ROLE_SERVER) {
+		/* a server rank's counters are primed here, before the start
+		 * barrier, as a client's mountstats are: a call the clients send
+		 * the moment they are released is the phase's (knfsd's calls per
+		 * phase equal the clients'); the gap since the last phase is not */
+		st_sampler_tick(j->sampler, j->my_offset);
+		st_sampler_reset(j->sampler);
+	}
 	snprintf(what, sizeof(what), "the start of phase %s", st_phase_names[p]);
 	MPI_Request q;
 	int64_t since = st_now_ns();
@@ -477,7 +491,8 @@ static void phase_io(struct job *j, struct combo_run *r, int p, int64_t release,
 	st_worker_rpc(r->w, &r->rpc);
 	st_copy(rr->cache_drop, sizeof(rr->cache_drop), cache_drop);
 	st_copy(rr->cache_drop_note, sizeof(rr->cache_drop_note), note);
-	r->wrote |= ((1u << p) & (ST_PHASES_WRITE | ST_PHASES_MIXED | 1u << ST_PHASE_CREATE)) != 0;
+	r->wrote |= ((1u << p) & (ST_PHASES_WRITE | ST_PHASES_MIXED | 1u << ST_PHASE_CREATE |
+				    1u << ST_PHASE_MKDIR)) != 0;
 }
 
 /* Once every client is done (the phase-end barrier): the kernel's counts

@@ -11,4 +11,9 @@
  * number of combinations x iterations, for the progress lines. */
 void st_combo_run(struct job *j, struct st_combo *c, uint64_t total);
 
+/* The phases of combination c (of j->phases) that cannot run, and why in
+ * buf: a function of the options and the engine only, the same on every
+ * rank, known before any I/O. */
+unsigned st_combo_skips(const struct job *j, const struct st_combo *c, char *buf, size_t n);
+
 #endif

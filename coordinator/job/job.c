@@ -2,8 +2,10 @@
  * job.c - the MPI job: `mpirun stcluster [options]`, from the command line
  * to the exit status.
  *
- * All ranks parse; rank 0 validates (before anything is created) and
- * broadcasts a status, so every rank takes the same exit path. Then the
+ * Before MPI starts, every process parses and the one that will be rank 0
+ * validates (before anything is created): bad input ends there. Then all
+ * ranks parse again the plan rank 0 broadcasts, and rank 0 broadcasts a
+ * status, so every rank takes the same exit path. Then the
  * run's id, the hosts and their roles, the clocks, the run stored, the
  * baselines, and the sweep: every combination through the phase script
  * (combo.c). Only rank 0 prints and touches the store.
@@ -12,6 +14,7 @@
 
 #include "../../common/options.h"
 #include "../../common/permute.h"
+#include "../../common/phaseopt.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../common/wire.h"
@@ -26,8 +29,10 @@
 #include "clocksync.h"
 #include "combo.h"
 #include "die.h"
+#include "output.h"
 #include "progress.h"
 #include "roles.h"
+#include "search.h"
 #include "state.h"
 #include "steps.h"
 #include "watch.h"
@@ -147,19 +152,41 @@ static void scan_args(int argc, char **argv, struct plan_args *pa)
 	free(c);
 }
 
+/* A run in which no phase of any combination can run would measure
+ * nothing: refused, with the first one's reason. */
+static int nothing_runs(const struct job *j, char *err, size_t n)
+{
+	uint64_t combos = st_plan_combos(&j->cfg);
+	char why[ST_ERR_MAX] = "";
+	for (uint64_t i = 0; i < combos; i++) {
+		struct st_combo k;
+		char w[ST_ERR_MAX];
+		st_plan_combo(&j->cfg, i, &k);
+		if ((st_combo_skips(j, &k, w, sizeof(w)) & j->phases) != j->phases)
+			return 0;
+		if (!i)
+			st_copy(why, sizeof(why), w);
+	}
+	snprintf(err, n, "every combination would be skipped, nothing measured (the first: %s)",
+		 why);
+	return -1;
+}
+
 /* Rank 0's checks that look at the file system; creates nothing. */
 static int validate_places(const struct job *j, char *err, size_t n)
 {
 	const struct st_config *c = &j->cfg;
 	if (c->o[ST_OPT_DRY_RUN].n)
 		return 0;
+	if (nothing_runs(j, err, n))
+		return -1;
 	/* a rank 0 on the NFS server's host does no client I/O: the target
 	 * need not exist there (with --mount, check_mount_targets asks every
 	 * client host) */
 	struct st_host_info me = { 0 };
 	st_hostinfo_names(&me);
-	if ((j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !st_host_is_server(c, &me) &&
-	    !c->o[ST_OPT_MOUNT].n) {
+	int here = (j->engine->caps & ST_EC_NEEDS_TARGET_DIR) && !st_host_is_server(c, &me);
+	if (here && !c->o[ST_OPT_MOUNT].n) {
 		const char *t = c->o[ST_OPT_TARGET].s;
 		struct stat st;
 		char real[4096];
@@ -180,6 +207,14 @@ static int validate_places(const struct job *j, char *err, size_t n)
 			snprintf(err, n, "--target: '%s' is not writable", t);
 			return -1;
 		}
+	}
+	char why[ST_ERR_MAX];
+	/* the system's own places (/proc, and with --mount /etc ...), as this
+	 * host resolves them; check_mount_targets asks every client host */
+	if (here && st_mount_refuse_system(c->o[ST_OPT_TARGET].s, c->o[ST_OPT_MOUNT].n > 0, why,
+					   sizeof(why))) {
+		snprintf(err, n, "--target: '%s': %s", c->o[ST_OPT_TARGET].s, why);
+		return -1;
 	}
 	if (c->o[ST_OPT_MOUNT].n) {
 		if (geteuid() != 0) {
@@ -205,6 +240,8 @@ static int validate_places(const struct job *j, char *err, size_t n)
 		if (j->engine->validate(c, st_now_ns() + d, err, n))
 			return -1;
 	}
+	if (st_output_check(c, err, n))
+		return -1;
 	return st_store_check_path(c->o[ST_OPT_DB].s, 1, err, n);
 }
 
@@ -271,20 +308,17 @@ static int parse_options(struct job *j, int argc, char **argv, const char *plan,
 	if (!rc && plan_name)
 		rc = st_config_parse_plan(&j->cfg, plan ? plan : "", plan_name, err, n);
 	if (!rc)
-		rc = st_config_check(&j->cfg, err, n);
+		rc = st_engine_choose(&j->cfg, &j->engine, err, n);
 	if (rc)
 		return rc;
-	const char *name = st_options[ST_OPT_ENGINE].choices[j->cfg.o[ST_OPT_ENGINE].v[0]];
 	const char *missing;
-	j->engine = st_engine_find(name);
-	if (!j->engine) {
-		const char *why = st_engine_left_out(name);
-		snprintf(err, n, "--engine: '%s' is not built into this stcluster%s%s%s", name,
-			 why ? " (" : "", why ? why : "", why ? ")" : "");
-		return -1;
-	}
 	if (st_engine_check(j->engine, &missing))
 		st_die("engine %s lacks %s", j->engine->name, missing);
+	j->phases = st_config_phases(&j->cfg);
+	/* the run stores the engine it ran, the default one too */
+	if (!j->cfg.o[ST_OPT_ENGINE].n &&
+	    st_config_set(&j->cfg, ST_OPT_ENGINE, j->engine->name, 0, NULL, err, n))
+		st_die("engine name %s: %s", j->engine->name, err);
 	return 0;
 }
 
@@ -323,7 +357,7 @@ static int setup_config(struct job *j, int argc, char **argv)
 	plan = broadcast_plan(j, plan, &plan_name, resuming, name);
 	int rc = parse_options(j, argc, argv, plan, plan_name, err, sizeof(err));
 	free(plan);
-	if (j->rank == 0 && !rc)
+	if (j->rank == 0 && !rc && !j->checked)
 		rc = validate_places(j, err, sizeof(err));
 	if (agree(j, rc ? 2 : 0, err))
 		return 2;
@@ -334,6 +368,60 @@ static int setup_config(struct job *j, int argc, char **argv)
 	j->progress = st_progress_mode(j);
 	MPI_Bcast(&j->progress, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return 0;
+}
+
+/* Which rank this process will be, before MPI_Init says: the launcher's
+ * word (Open MPI, PMIx), else a singleton's 0. */
+static int rank_before_init(void)
+{
+	const char *r = getenv("OMPI_COMM_WORLD_RANK");
+	if (!r)
+		r = getenv("PMIX_RANK");
+	return r && strcmp(r, "0") != 0;
+}
+
+/* Step 0, before MPI_Init: bad input is refused with one line and exit
+ * status 2 that no MPI library's start or finalize can change (nor crash
+ * on). Every process parses the command line; the one that will be rank 0
+ * also reads the plan and makes rank 0's checks, which setup_config then
+ * need not repeat (j->checked). Only rank 0 says why. 0 to go on, else 2. */
+static int check_before_init(struct job *j, int argc, char **argv)
+{
+	char err[ST_ERR_MAX] = "", name[ST_STR_MAX], cwd[8];
+	char *plan = NULL;
+	const char *plan_name = NULL;
+	struct plan_args pa;
+	j->rank = rank_before_init();
+	int status = 0;
+	if (!getcwd(cwd, sizeof(cwd)) && errno == ENOENT) {
+		status = 2;
+		snprintf(err, sizeof(err), "the working directory no longer exists (cd to one that "
+					   "does)");
+	}
+	if (!status && j->rank != 0) {
+		/* the plan is rank 0's: here only what the command line says */
+		st_config_defaults(&j->cfg);
+		return st_config_parse_args(&j->cfg, argc, argv, err, sizeof(err)) ? 2 : 0;
+	}
+	scan_args(argc, argv, &pa);
+	if (!status)
+		status = read_plan_text(j, argc, &pa, &plan, &plan_name, err, sizeof(err));
+	if (!status && pa.resume[0]) {
+		snprintf(name, sizeof(name), "run %s", j->run_id);
+		plan_name = name;
+	}
+	if (!status && (parse_options(j, argc, argv, plan, plan_name, err, sizeof(err)) ||
+			validate_places(j, err, sizeof(err))))
+		status = 2;
+	free(plan);
+	if (status && j->rank == 0) {
+		if (status == 3)
+			usage_short(stderr);
+		else
+			fprintf(stderr, "stcluster: %s\n", err);
+	}
+	j->checked = !status && j->rank == 0;
+	return status ? 2 : 0;
 }
 
 static void dry_run(const struct job *j)
@@ -349,6 +437,7 @@ static void dry_run(const struct job *j)
 		if (j->phases & (1u << p))
 			printf(" %s", st_phase_names[p]);
 	printf("\n");
+	st_phase_print(&j->cfg, j->phases, stdout);
 	for (uint64_t i = 0; i < n; i++) {
 		struct st_combo c;
 		char text[1024];
@@ -356,6 +445,8 @@ static void dry_run(const struct job *j)
 		st_combo_text(&j->cfg, &c, text, sizeof(text));
 		printf("%4llu  %s\n", (unsigned long long)i + 1, text);
 	}
+	if (j->cfg.o[ST_OPT_SEARCH].v[0] == ST_SEARCH_HALVING)
+		st_search_print_plan(&j->cfg, stdout);
 }
 
 /* Whose files rank r reads with reorder=on: the next client on another
@@ -491,18 +582,23 @@ static int cluster_roles(struct job *j)
 	return 0;
 }
 
-/* --mount, before anything is created: on every client host (its local
- * rank 0) the target is a directory stcluster may mount on - not a mount
- * point already, unless --mount-over - and the rank is root. 0, or 2 after
- * one line naming the first host that says no. */
+/* Before anything is created, on every client host (its local rank 0):
+ * with --mount, the target is a directory stcluster may mount on - none of
+ * the system's places, not a mount point already unless --mount-over - and
+ * the rank is root; without, a target directory is none of the kernel's
+ * places (st_mount_refuse_system). 0, or 2 after one line naming the first
+ * host that says no. */
 static int check_mount_targets(struct job *j)
 {
-	if (!j->cfg.o[ST_OPT_MOUNT].n)
+	int mount = j->cfg.o[ST_OPT_MOUNT].n > 0;
+	if (!mount && !(j->engine->caps & ST_EC_NEEDS_TARGET_DIR))
 		return 0;
 	struct st_target_check_msg me = { 0 }, *all = NULL;
 	const char *t = j->cfg.o[ST_OPT_TARGET].s;
 	if (j->roles[j->rank] == ST_ROLE_CLIENT && j->hosts[j->rank].local_rank == 0) {
-		if (geteuid() != 0) {
+		if (!mount) {
+			me.rc = st_mount_refuse_system(t, 0, me.msg, sizeof(me.msg));
+		} else if (geteuid() != 0) {
 			me.rc = -EPERM;
 			snprintf(me.msg, sizeof(me.msg), "mounting needs root (euid %d)", (int)geteuid());
 		} else {
@@ -538,7 +634,23 @@ static void sync_clocks(struct job *j)
 	j->my_offset = st_clock_sync(MPI_COMM_WORLD, 20, j->offsets, j->rtts);
 }
 
-/* Rank 0 holds the run's live lock (live.h), opens the store and stores
+/* The file --db names (its device and inode), or -1 with err: a store
+ * removed during the run took the run with it. */
+static int store_file(const char *path, uint64_t *dev, uint64_t *ino, char *err, size_t n)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		snprintf(err, n, "the store '%s' is gone (%s): the run was stored in a file that "
+				 "no longer exists",
+			 path, strerror(errno));
+		return -1;
+	}
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+/* Rank 0 opens the store, holds the run's live lock (live.h) and stores
  * the run with its hosts (resuming: the seqs already stored, into
  * *stored); all agree it worked. 0, or the exit status after the message:
  * 2 another job runs this run (a second --resume), 3 the store failed. */
@@ -550,16 +662,18 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	if (j->rank == 0) {
 		char *cmd = join_argv(argc, argv);
 		st_watch_room_for_lifelines(j->size);
-		/* held before the run's row exists, so no reader sees it running unlocked */
-		int held = st_live_hold(j->cfg.o[ST_OPT_DB].s, j->run_id, &j->live, err, sizeof(err));
+		/* held once the store's file exists (the lock is known by it), before
+		 * the run's row does, so no reader sees it running unlocked */
+		j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
+		int held = !j->store ? -1
+				     : st_live_hold(j->cfg.o[ST_OPT_DB].s, j->run_id, &j->live, err,
+						    sizeof(err));
 		if (held == 1)
 			snprintf(err, sizeof(err), "--resume: run %s is still running (another job holds "
 						   "its lock): two jobs would write the same combinations",
 				 j->run_id);
 		if (held)
 			status = held == 1 ? ST_EXIT_BAD_INPUT : ST_EXIT_ABORTED;
-		else
-			j->store = st_store_open(j->cfg.o[ST_OPT_DB].s, 0, err, sizeof(err));
 		struct st_run_record rec = {
 			.run_id = j->run_id, .cfg = &j->cfg, .command = cmd,
 			.started_wall_ns = st_wall_ns(), .nranks = j->size, .nhosts = count_hosts(j),
@@ -569,7 +683,8 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 		};
 		if (status)
 			;
-		else if (!j->store || st_store_begin_run(j->store, &rec, err, sizeof(err)))
+		else if (st_store_begin_run(j->store, &rec, err, sizeof(err)) ||
+			 store_file(j->cfg.o[ST_OPT_DB].s, &j->db_dev, &j->db_ino, err, sizeof(err)))
 			status = ST_EXIT_ABORTED;
 		else if (resuming &&
 			 st_store_stored_seqs(j->store, j->run_id, total, stored, err, sizeof(err)))
@@ -587,20 +702,6 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 	return status;
 }
 
-/* As a rank ends on a signal (Ctrl-C; mpirun's SIGTERM when a rank failed):
- * its files of the run go, within 2 s (mpirun's SIGKILL follows). */
-static void remove_files_on_signal(void *arg)
-{
-	struct job *j = arg;
-	if (j->roles[j->rank] != ST_ROLE_CLIENT)
-		return;
-	struct st_combo none;
-	st_plan_combo(&j->cfg, 0, &none);
-	struct st_worker_args wa = { .engine = j->engine, .cfg = &j->cfg, .combo = &none,
-				     .rank = j->rank, .run_dir = j->run_dir };
-	st_worker_remove_run_dir(&wa, 2000000000LL, NULL, 0);
-}
-
 /* From here on a rank that dies or hangs is named: the watch, and rank 0's
  * record of the collective step each rank has reached. */
 static void start_watch(struct job *j, uint64_t total)
@@ -608,7 +709,7 @@ static void start_watch(struct job *j, uint64_t total)
 	/* a silent rank 0 is given what a hung rank is given: the deadline and its grace */
 	j->watch = st_watch_start(MPI_COMM_WORLD, j->hosts, j->cfg.o[ST_OPT_DB].s, j->run_id, total,
 				  st_step_deadline(j, 0));
-	st_watch_set_cleanup(j->watch, remove_files_on_signal, j);
+	st_watch_set_cleanup(j->watch, st_step_remove_on_signal, j);
 	if (j->rank == 0) {
 		j->last_step = calloc((size_t)j->size, sizeof(int));
 		if (!j->last_step)
@@ -763,19 +864,29 @@ static int end_run(struct job *j)
 					"with --resume of a later run): %s\n",
 				cleanup);
 		const char *run_status = j->store_failed ? ST_RUN_STORE_FAILED : ST_RUN_COMPLETE;
+		uint64_t dev, ino;
 		if (st_store_end_run(j->store, j->run_id, run_status, cleanup[0] ? cleanup : NULL, err,
-				     sizeof(err))) {
+				     sizeof(err)) ||
+		    store_file(j->cfg.o[ST_OPT_DB].s, &dev, &ino, err, sizeof(err)) ||
+		    ((dev != j->db_dev || ino != j->db_ino) &&
+		     snprintf(err, sizeof(err), "the store '%s' was replaced during the run: "
+						"the run is not in it",
+			      j->cfg.o[ST_OPT_DB].s))) {
 			fprintf(stderr, "stcluster: %s\n", err);
 			j->store_failed = 1;
 		}
+		int out_failed = !j->store_failed && j->report && j->cfg.o[ST_OPT_OUTPUT].n &&
+				 st_output_write(j);
 		if (!j->quiet && !j->store_failed) {
 			printf("\n");
 			if (j->report)
-				j->report(j->store, j->run_id, stdout);
+				j->report(j->store, j->run_id, 1, ST_FMT_TABLE, stdout);
 			printf("\nstored as run %s in %s (stcluster report / runs / query)\n", j->run_id,
 			       j->cfg.o[ST_OPT_DB].s);
 		}
 		rc = j->store_failed ? ST_EXIT_ABORTED : run_outcome(j);
+		if (out_failed && rc == ST_EXIT_OK)
+			rc = ST_EXIT_FAILURES;
 		fflush(stdout);
 	}
 	/* from here on the ranks may end: rank 0 stops watching first */
@@ -796,7 +907,9 @@ static int run_job(struct job *j, int argc, char **argv)
 	if (cluster_roles(j) || check_mount_targets(j))
 		return 2;
 	sync_clocks(j);
-	uint64_t total = st_plan_combos(&j->cfg) * (uint64_t)j->cfg.o[ST_OPT_ITERATIONS].v[0];
+	struct st_search_plan plan;
+	st_search_plan(&j->cfg, &plan);
+	uint64_t total = plan.runs; /* a full sweep: combinations x iterations */
 	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
 	int rc = begin_run(j, argc, argv, total, resuming, &stored);
 	if (rc) {
@@ -805,7 +918,10 @@ static int run_job(struct job *j, int argc, char **argv)
 	}
 	start_watch(j, total);
 	baselines(j, resuming);
-	sweep(j, total, stored);
+	if (j->cfg.o[ST_OPT_SEARCH].v[0] == ST_SEARCH_HALVING)
+		st_search_sweep(j, &plan, stored);
+	else
+		sweep(j, total, stored);
 	free(stored);
 	return end_run(j);
 }
@@ -818,12 +934,16 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 		setenv("OMPI_MCA_btl", "self,vader", 0);
 		setenv("OMPI_MCA_osc", "^ucx,rdma", 0);
 	}
-	int provided;
-	st_watch_block_signals();
-	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	struct job *j = calloc(1, sizeof(*j));
 	if (!j)
 		st_die("out of memory");
+	if (check_before_init(j, argc, argv)) {
+		free(j);
+		return 2;
+	}
+	int provided;
+	st_watch_block_signals();
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &j->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &j->size);
 	j->report = report;

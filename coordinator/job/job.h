@@ -4,13 +4,7 @@
 #ifndef ST_JOB_H
 #define ST_JOB_H
 
-#include <stdio.h>
-
-struct st_store;
-
-/* Prints the report of a run that has just ended (report/ has it; main.c
- * passes it in, so that job/ depends on no read-only subcommand). */
-typedef int st_run_report_fn(struct st_store *s, const char *run_id, FILE *out);
+#include "../store/store.h" /* st_run_report_fn */
 
 /* Run a sweep (initialises and finalises MPI). Returns the exit status
  * (enum st_exit, common/util.h): 0 every combination ok or skipped; 1 the

@@ -12,7 +12,7 @@
 #include "../../worker/engine.h"
 #include "../../worker/mount.h"
 #include "../../worker/sampler.h"
-#include "job.h"
+#include "../store/store.h"
 
 #include <hwloc.h>
 #include <mpi.h>
@@ -27,6 +27,7 @@ enum job_progress { PROGRESS_NONE, PROGRESS_PLAIN, PROGRESS_LIVE };
 /* What a rank knows about the job; one per rank, made by st_cmd_run. */
 struct job {
 	int rank, size;
+	int checked;		    /* rank 0's checks were made before MPI_Init */
 	struct st_config cfg;
 	const struct st_engine *engine;
 	char run_id[40];
@@ -43,6 +44,7 @@ struct job {
 	MPI_Comm host_comm;	    /* the ranks of this host (MPI_COMM_NULL before) */
 	uint64_t run_seed;	    /* from the run id: the --verify pattern */
 	struct st_store *store;	    /* rank 0 */
+	uint64_t db_dev, db_ino;    /* rank 0: the store's file, as the run began */
 	unsigned phases;	    /* mask of phases to run */
 	int quiet;
 	int progress;		    /* enum job_progress (the same on every rank) */

@@ -4,9 +4,11 @@
 #include "steps.h"
 
 #include "../../common/util.h"
+#include "../../worker/worker.h"
 #include "die.h"
 #include "watch.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -80,8 +82,12 @@ _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char 
 			 what, (double)(st_now_ns() - since) / 1e9, place);
 	}
 	st_watch_abort(j->watch, first, reason);
-	/* the target's previous state, where that cannot block: stcluster's
-	 * mount on this host detached (the other hosts' stay, see README) */
+	/* the ranks end together: every rank removes its files and detaches
+	 * stcluster's mount (remove_files_on_signal in job.c), rank 0 stores
+	 * what is left, the hung ones named as such */
+	st_watch_end(j->watch);
+	/* no watch thread: the target's previous state, where that cannot
+	 * block, on this host (the others' as mpirun's SIGTERM ends them) */
 	if (j->mnt)
 		st_mount_release(j->mnt, 1, NULL, 0);
 	MPI_Abort(MPI_COMM_WORLD, ST_EXIT_ABORTED);
@@ -207,9 +213,9 @@ void st_step_local(struct job *j, st_local_fn *fn, void *arg, int64_t since, con
 	}
 	struct local_run l = { .fn = fn, .arg = arg };
 	pthread_mutex_init(&l.mu, NULL);
-	pthread_cond_init(&l.cv, NULL);
 	pthread_t t;
-	if (pthread_create(&t, NULL, local_main, &l)) {
+	int cv_made = st_cond_init(&l.cv) == 0;
+	if (!cv_made || pthread_create(&t, NULL, local_main, &l)) {
 		fn(arg); /* no thread: as before, unwatched */
 	} else {
 		int64_t deadline = st_step_deadline(j, since);
@@ -220,14 +226,83 @@ void st_step_local(struct job *j, st_local_fn *fn, void *arg, int64_t since, con
 				pthread_mutex_unlock(&l.mu);
 				st_step_abort_local(j, what, since);
 			}
-			/* cv waits on CLOCK_REALTIME: 100 ms slices of it */
-			int64_t wall = st_wall_ns() + 100000000LL;
-			struct timespec ts = { wall / 1000000000, wall % 1000000000 };
-			pthread_cond_timedwait(&l.cv, &l.mu, &ts);
+			/* cv waits on the monotonic clock (st_cond_init), the
+			 * deadline's own: a step of the wall clock moves nothing */
+			st_cond_wait_until(&l.cv, &l.mu, deadline);
 		}
 		pthread_mutex_unlock(&l.mu);
 		pthread_join(t, NULL);
 	}
-	pthread_cond_destroy(&l.cv);
+	if (cv_made)
+		pthread_cond_destroy(&l.cv);
 	pthread_mutex_destroy(&l.mu);
+}
+
+/* A removal of the rank's files as it ends, in a thread of its own: on a
+ * hard NFS mount whose server does not answer, the posix engine's unlink
+ * waits in the kernel for ever. */
+struct removal {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+	struct st_combo none;
+	struct st_worker_args wa;
+	char left[ST_WATCH_LEFT_MAX];
+};
+
+static void *removal_thread(void *arg)
+{
+	struct removal *b = arg;
+	st_worker_remove_run_dir(&b->wa, 2000000000LL, b->left, sizeof(b->left));
+	pthread_mutex_lock(&b->mu);
+	b->done = 1;
+	pthread_cond_signal(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* How long a rank ending waits for that removal: the removal gives up
+ * reaching the target after 2 s where its engine can (libnfs). */
+#define REMOVAL_WAIT_NS 2500000000LL
+
+void st_step_remove_on_signal(void *arg, char *left, size_t n)
+{
+	struct job *j = arg;
+	if (j->roles[j->rank] != ST_ROLE_CLIENT)
+		return;
+	struct removal *b = calloc(1, sizeof(*b));
+	pthread_t t;
+	if (!b || pthread_mutex_init(&b->mu, NULL) || st_cond_init(&b->cv)) {
+		snprintf(left, n, "its files: no memory to remove them");
+		free(b);
+		return;
+	}
+	st_plan_combo(&j->cfg, 0, &b->none);
+	b->wa = (struct st_worker_args){ .engine = j->engine, .cfg = &j->cfg, .combo = &b->none,
+					 .rank = j->rank, .run_dir = j->run_dir };
+	int started = !pthread_create(&t, NULL, removal_thread, b);
+	if (started)
+		pthread_detach(t);
+	else
+		removal_thread(b);
+	int64_t until = st_now_ns() + REMOVAL_WAIT_NS;
+	pthread_mutex_lock(&b->mu);
+	while (!b->done && st_cond_wait_until(&b->cv, &b->mu, until) != ETIMEDOUT)
+		;
+	int done = b->done;
+	pthread_mutex_unlock(&b->mu);
+	if (done) {
+		st_copy(left, n, b->left);
+		pthread_cond_destroy(&b->cv);
+		pthread_mutex_destroy(&b->mu);
+		free(b);
+	} else { /* b stays the thread's, which may never return */
+		snprintf(left, n, "%s: its removal did not end in %.1f s (the target does not answer?)",
+			 j->run_dir, (double)REMOVAL_WAIT_NS / 1e9);
+	}
+	/* then stcluster's mount, detached where that cannot block */
+	char msg[ST_ERR_MAX];
+	size_t off = strlen(left);
+	if (j->mnt && st_mount_release(j->mnt, 1, msg, sizeof(msg)))
+		snprintf(left + off, n - off, "%sits mount: %s", off ? "; " : "", msg);
 }

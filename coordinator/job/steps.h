@@ -56,4 +56,12 @@ _Noreturn void st_step_abort_local(struct job *j, const char *what, int64_t sinc
 _Noreturn void st_step_abort_hung(struct job *j, const int *missing, const char *what,
 				  int64_t since);
 
+/* Every rank, as it ends on a signal (Ctrl-C; mpirun's SIGTERM when a rank
+ * failed or hung) or as rank 0 ends the job: its files of the run go, in
+ * at most 2.5 s (mpirun's SIGKILL follows), then stcluster's mount on its
+ * host, detached where that cannot block (a SIGTERM to mpirun left the
+ * tmpfs of --mount on the target); what is left is said in left (n bytes).
+ * The watch's cleanup (watch.h), arg the struct job. */
+void st_step_remove_on_signal(void *arg, char *left, size_t n);
+
 #endif

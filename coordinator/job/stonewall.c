@@ -8,17 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The receive of the next message from another client (none: none due). */
+static void post_receive(struct job *j, struct st_stonewall *sw)
+{
+	if (sw->got >= sw->nothers)
+		return;
+	if (sw->wear)
+		MPI_Irecv(&sw->rcount, 1, MPI_UINT64_T, MPI_ANY_SOURCE, STONEWALL_TAG, j->progress_comm,
+			  &sw->rreq);
+	else
+		MPI_Irecv(&sw->rbuf, 1, MPI_INT, MPI_ANY_SOURCE, STONEWALL_TAG, j->progress_comm,
+			  &sw->rreq);
+}
+
 void st_stonewall_begin(struct job *j, struct st_stonewall *sw, const struct st_combo *c,
 			int phase)
 {
 	memset(sw, 0, sizeof(*sw));
 	sw->rreq = MPI_REQUEST_NULL;
-	if (c->v[ST_OPT_STONEWALL] != ST_ON || !((1u << phase) & ST_PHASES_DATA) ||
+	int64_t mode = c->v[ST_OPT_STONEWALL];
+	if ((mode != ST_ON && mode != ST_STONEWALL_WEAROUT) || !((1u << phase) & ST_PHASES_DATA) ||
 	    j->roles[j->rank] != ST_ROLE_CLIENT)
 		return;
+	sw->wear = mode == ST_STONEWALL_WEAROUT;
 	for (int q = 0; q < j->size; q++)
 		sw->nothers += q != j->rank && j->roles[q] == ST_ROLE_CLIENT;
-	if (!sw->nothers)
+	if (!sw->nothers && !sw->wear)
 		return;
 	sw->sreq = calloc((size_t)j->size, sizeof(*sw->sreq));
 	if (!sw->sreq)
@@ -27,7 +42,7 @@ void st_stonewall_begin(struct job *j, struct st_stonewall *sw, const struct st_
 		sw->sreq[q] = MPI_REQUEST_NULL;
 	sw->active = 1;
 	sw->one = 1;
-	MPI_Irecv(&sw->rbuf, 1, MPI_INT, MPI_ANY_SOURCE, STONEWALL_TAG, j->progress_comm, &sw->rreq);
+	post_receive(j, sw);
 }
 
 /* Count the "done" messages that came in; with wait, until all have. */
@@ -44,9 +59,9 @@ static int receive(struct job *j, struct st_stonewall *sw, int wait)
 			break;
 		sw->got++;
 		came = 1;
-		if (sw->got < sw->nothers)
-			MPI_Irecv(&sw->rbuf, 1, MPI_INT, MPI_ANY_SOURCE, STONEWALL_TAG, j->progress_comm,
-				  &sw->rreq);
+		if (sw->wear && sw->rcount > sw->most)
+			sw->most = sw->rcount;
+		post_receive(j, sw);
 	}
 	return came;
 }
@@ -57,14 +72,40 @@ static void send_done(struct job *j, struct st_stonewall *sw)
 		return;
 	sw->sent = 1;
 	for (int q = 0; q < j->size; q++)
-		if (q != j->rank && j->roles[q] == ST_ROLE_CLIENT)
-			MPI_Isend(&sw->one, 1, MPI_INT, q, STONEWALL_TAG, j->progress_comm, &sw->sreq[q]);
+		if (q != j->rank && j->roles[q] == ST_ROLE_CLIENT) {
+			if (sw->wear)
+				MPI_Isend(&sw->mine, 1, MPI_UINT64_T, q, STONEWALL_TAG, j->progress_comm,
+					  &sw->sreq[q]);
+			else
+				MPI_Isend(&sw->one, 1, MPI_INT, q, STONEWALL_TAG, j->progress_comm,
+					  &sw->sreq[q]);
+		}
+}
+
+/* wearout: this rank's count out once its threads wait at the stop; the
+ * threads on once every count is in. */
+static void wear_poll(struct job *j, struct st_stonewall *sw, struct st_worker *w)
+{
+	receive(j, sw, 0);
+	if (!sw->sent && st_worker_wear_ready(w, &sw->mine)) {
+		if (sw->mine > sw->most)
+			sw->most = sw->mine;
+		send_done(j, sw);
+	}
+	if (sw->sent && sw->got == sw->nothers && !sw->released) {
+		st_worker_wear_go(w, sw->most);
+		sw->released = 1;
+	}
 }
 
 void st_stonewall_poll(struct job *j, struct st_stonewall *sw, struct st_worker *w, int done)
 {
 	if (!sw || !sw->active)
 		return;
+	if (sw->wear) {
+		wear_poll(j, sw, w);
+		return;
+	}
 	if (receive(j, sw, 0) && !done)
 		st_worker_stop(w);
 	if (done)

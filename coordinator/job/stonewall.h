@@ -1,6 +1,6 @@
 /*
  * stonewall.h - --stonewall on: every client stops when the first is done
- * (IOR -D, elbencho's first done).
+ * (elbencho's first done; IOR's -D, a deadline in seconds, is --runtime).
  *
  * Each client rank, when its threads have done their bytes (or stopped),
  * sends one "done" to every other client rank; the first "done" a rank
@@ -10,6 +10,11 @@
  * way when a rank leaves the phase are received after the phase-end
  * barrier (st_stonewall_end), by which every send has been posted. Server
  * ranks take no part.
+ *
+ * --stonewall wearout: the same exchange, at the end of --runtime, with
+ * each rank's most calls of a thread as the message instead of "done":
+ * once a rank has every other's (and its threads all wait at the stop),
+ * its threads go on to the largest (IOR's stonewalling wear-out).
  */
 #ifndef ST_STONEWALL_H
 #define ST_STONEWALL_H
@@ -21,6 +26,9 @@
 
 struct st_stonewall {
 	int active;	   /* this rank takes part in this phase */
+	int wear;	   /* --stonewall wearout (else on: the first done) */
+	int released;	   /* wear: the threads were told how far to go on */
+	uint64_t mine, rcount, most; /* wear: this rank's calls, one received, the most */
 	int nothers;	   /* other client ranks */
 	int got;	   /* their "done" received */
 	int sent;	   /* this rank's own sent */

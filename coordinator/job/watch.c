@@ -35,15 +35,31 @@
 /* The bytes on a lifeline. Rank 0 sends: */
 #define LL_BEAT 'h' /* rank 0 is alive */
 #define LL_BYE 'b'  /* the job ends in order */
+#define LL_END 'e'  /* the run is aborted: remove your files, say LL_DONE */
+#define LL_FIN 'f'  /* every rank is done (or out of time): end now */
 /* and another rank, before it ends because rank 0 went silent: */
 #define LL_SILENT 's'
 /* or on a signal (then the signal's number, one byte): */
 #define LL_SIGNAL 'g'
+/* and once its files are gone, after a signal or LL_END: */
+#define LL_DONE 'd'
+
+/* Ending on a signal, the ranks end together: Open MPI's mpirun sends
+ * SIGTERM to every rank, then SIGKILL to all as soon as one has exited
+ * (its 1 s grace, odls_base_sigkill_timeout, is a sleep that the first
+ * SIGCHLD cuts short). A rank that ended first took the others' time:
+ * rank 0 was killed before it marked the run aborted (under load, 4 times
+ * in 25), or a rank before its files were gone. So no rank ends before
+ * rank 0 says so, which it does once the run is marked and every rank has
+ * removed its files, or when this long has passed (the files' own limit
+ * is 2 s, job.c: remove_files_on_signal). */
+#define END_WAIT_NS (3 * 1000000000LL)
 
 struct st_watch {
 	int rank, size;
 	int lifeline;	      /* other ranks: the connection to rank 0 */
 	int lfd, sfd, efd;    /* rank 0: listener, signalfd, stop eventfd */
+	int endfd;	      /* rank 0: eventfd, the job is to end (a hung rank) */
 	int lfd_full;	      /* rank 0: out of descriptors, the listener is not watched */
 	int *fds;	      /* rank 0: per rank, its lifeline (-1: none yet) */
 	const struct st_host_info *hosts;
@@ -56,7 +72,7 @@ struct st_watch {
 	pthread_mutex_t lock; /* guards aborted */
 	int aborted;
 	int64_t silence_ns;   /* others: rank 0 silent this long ends the rank */
-	void (*cleanup)(void *); /* as the rank ends on a signal: remove its files */
+	st_watch_cleanup_fn *cleanup; /* as the rank ends on a signal: remove its files */
 	void *cleanup_arg;
 	atomic_llong gap_ns;  /* rank 0: the longest stop of its watch thread ... */
 	atomic_llong gap_end; /* ... and when it ended (local clock) */
@@ -78,7 +94,7 @@ void st_watch_block_signals(void)
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
 }
 
-void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg)
+void st_watch_set_cleanup(struct st_watch *w, st_watch_cleanup_fn *fn, void *arg)
 {
 	if (!w)
 		return;
@@ -88,16 +104,148 @@ void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* The rank ends on a signal: its files first, then exit status 3. */
-static _Noreturn void end_on_signal(struct st_watch *w)
+/* The rank's own files of the run, as it ends on a signal; what could not
+ * be removed is said in left ("" when nothing is left). */
+static void remove_own_files(struct st_watch *w, char *left, size_t n)
 {
 	pthread_mutex_lock(&w->lock);
-	void (*fn)(void *) = w->cleanup;
+	st_watch_cleanup_fn *fn = w->cleanup;
 	void *arg = w->cleanup_arg;
 	pthread_mutex_unlock(&w->lock);
+	left[0] = '\0';
 	if (fn)
-		fn(arg);
+		fn(arg, left, n);
+}
+
+/* Another rank: its files go, it says so, and it ends when rank 0 says
+ * the job ends (LL_FIN), rank 0 is gone, or END_WAIT_NS and a second
+ * have passed; exit status 3. */
+static _Noreturn void other_ends(struct st_watch *w)
+{
+	char m[ST_WATCH_LEFT_MAX + 2] = { LL_DONE };
+	remove_own_files(w, m + 1, sizeof(m) - 1);
+	if (w->lifeline < 0)
+		_exit(ST_EXIT_ABORTED);
+	/* LL_DONE, then what is left ("" if nothing), with its '\0' */
+	(void)!send(w->lifeline, m, strlen(m) + 1, MSG_NOSIGNAL);
+	int64_t until = st_now_ns() + END_WAIT_NS + 1000000000LL;
+	for (int64_t left; (left = until - st_now_ns()) > 0;) {
+		struct pollfd p = { .fd = w->lifeline, .events = POLLIN };
+		int rc = poll(&p, 1, (int)(left / 1000000) + 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		char b[64];
+		ssize_t got = rc > 0 ? recv(w->lifeline, b, sizeof(b), 0) : -1;
+		if (got <= 0 || memchr(b, LL_FIN, (size_t)got))
+			break;
+	}
 	_exit(ST_EXIT_ABORTED);
+}
+
+/* Rank 0, ending: what one rank has said since LL_END. */
+struct said {
+	int state; /* 0: nothing yet, 1: LL_DONE and part of its text, 2: all of it */
+	size_t len;
+	char text[ST_WATCH_LEFT_MAX];
+};
+
+static void hear(struct said *s, const char *b, size_t got)
+{
+	for (size_t i = 0; i < got && s->state < 2; i++)
+		if (s->state == 0)
+			s->state = b[i] == LL_DONE; /* before it: LL_SIGNAL, LL_SILENT */
+		else if (b[i] == '\0')
+			s->state = 2;
+		else if (s->len + 1 < sizeof(s->text))
+			s->text[s->len++] = b[i];
+}
+
+/* Rank 0: until every lifeline said LL_DONE with its text, or closed, or
+ * END_WAIT_NS; p[r] is rank r's lifeline (fd -1: not waited for). */
+static void hear_all(struct st_watch *w, struct pollfd *p, struct said *s, int *shut)
+{
+	int open = 0;
+	for (int r = 1; r < w->size; r++)
+		open += p[r].fd >= 0;
+	for (int64_t until = st_now_ns() + END_WAIT_NS, left;
+	     open > 0 && (left = until - st_now_ns()) > 0;) {
+		if (poll(p + 1, (nfds_t)w->size - 1, (int)(left / 1000000) + 1) < 0 && errno != EINTR)
+			break;
+		for (int r = 1; r < w->size; r++) {
+			if (p[r].fd < 0 || !p[r].revents)
+				continue;
+			char b[512];
+			ssize_t got = recv(p[r].fd, b, sizeof(b), MSG_DONTWAIT);
+			if (got > 0)
+				hear(&s[r], b, (size_t)got);
+			shut[r] = got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR);
+			if (shut[r] || s[r].state == 2) {
+				p[r].fd = -1;
+				open--;
+			}
+		}
+	}
+}
+
+/* Rank 0: what the ranks left behind, in run.cleanup and on stderr (as a
+ * run's end says it), from what each said (or did not say). */
+static void record_left(struct st_watch *w, const struct pollfd *p, const struct said *s,
+			const int *shut, const char *own)
+{
+	size_t cap = (size_t)w->size * (ST_WATCH_LEFT_MAX + 96) + 1, off = 0;
+	char *all = calloc(1, cap);
+	for (int r = 0; all && r < w->size; r++) {
+		const char *t = r == 0 ? own : s[r].state == 2 ? s[r].text : NULL;
+		if (r && !t && p[r].events) /* waited for, and no whole answer */
+			t = shut[r] ? "ended before it said what it left (its files may be left)"
+				    : "said nothing in 3 s (hung?): its files and mount may be left";
+		if (t && *t)
+			off += (size_t)snprintf(all + off, cap - off, "%srank %d (host %s): %s",
+						off ? "; " : "", r, w->hosts[r].hostname, t);
+	}
+	if (all && off) {
+		char err[ST_ERR_MAX];
+		fprintf(stderr, "stcluster: left behind on the target (remove it by hand, or with "
+				"--resume): %s\n", all);
+		if (w->mark && st_store_abort_cleanup(w->mark, all, err, sizeof(err)) < 0)
+			fprintf(stderr, "stcluster: could not store what was left behind: %s\n", err);
+	}
+	free(all);
+}
+
+/* Rank 0, the run marked aborted: every rank is told to remove its files
+ * (LL_END), rank 0 removes its own and waits until every lifeline said
+ * LL_DONE or closed (or END_WAIT_NS), stores what is left, then ends them
+ * all (LL_FIN, with fin; without, MPI_Abort will); the caller ends rank 0.
+ * from, rest: a rank that said rest (restlen bytes) after its signal, in
+ * the watch's own read. */
+static void rank0_ends(struct st_watch *w, int from, const char *rest, size_t restlen, int fin)
+{
+	struct pollfd *p = calloc((size_t)w->size, sizeof(*p));
+	struct said *s = calloc((size_t)w->size, sizeof(*s));
+	int *shut = calloc((size_t)w->size, sizeof(int));
+	char own[ST_WATCH_LEFT_MAX];
+	for (int r = 1; p && s && shut && r < w->size; r++) {
+		p[r] = (struct pollfd){ .fd = w->fds[r], .events = w->fds[r] >= 0 ? POLLIN : 0 };
+		if (w->fds[r] >= 0)
+			(void)!send(w->fds[r], (char[1]){ LL_END }, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+	if (p && s && shut && from > 0 && rest) {
+		hear(&s[from], rest, restlen);
+		if (s[from].state == 2)
+			p[from].fd = -1;
+	}
+	remove_own_files(w, own, sizeof(own));
+	if (p && s && shut) {
+		hear_all(w, p, s, shut);
+		record_left(w, p, s, shut, own);
+	}
+	for (int r = 1; fin && r < w->size; r++)
+		if (w->fds[r] >= 0)
+			(void)!send(w->fds[r], (char[1]){ LL_FIN }, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	free(p);
+	free(s);
+	free(shut);
 }
 
 void st_watch_unblock_signals(void)
@@ -168,9 +316,11 @@ static void rank_gone(struct st_watch *w, int r, int err)
 
 /* Rank r got signal sig from mpirun or the user: recorded with no rank to
  * blame. mpirun signals every rank at once on Ctrl-C, so the first rank to
- * get it may be any; each other rank says so on its lifeline before it
- * ends, so that its lifeline's close is not taken for a failure. */
-static void signalled(struct st_watch *w, int r, int sig)
+ * get it may be any; each other rank says so on its lifeline, so that its
+ * lifeline's close is not taken for a failure. Then the ranks end together
+ * (rank0_ends; rest: what r said after its signal). */
+static _Noreturn void signalled(struct st_watch *w, int r, int sig, const char *rest,
+				size_t restlen)
 {
 	char place[128], reason[512];
 	st_watch_place(w, place, sizeof(place));
@@ -179,14 +329,8 @@ static void signalled(struct st_watch *w, int r, int sig)
 		 sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "a signal",
 		 place);
 	st_watch_abort(w, -1, reason);
-}
-
-/* A signal from mpirun or the user: record it and end rank 0 with the
- * exit status of an aborted run (3). */
-static void ended_by_signal(struct st_watch *w, int sig)
-{
-	signalled(w, 0, sig);
-	end_on_signal(w);
+	rank0_ends(w, r, rest, restlen, 1);
+	_exit(ST_EXIT_ABORTED);
 }
 
 /* Rank r ended because it heard no heartbeat from rank 0: rank 0 was the
@@ -246,11 +390,40 @@ static void take_lifeline(struct st_watch *w)
 	w->fds[r] = fd;
 }
 
+/* Rank 0's watch: what the ranks said on their lifelines (p[i], i >= 4,
+ * rank who[i]) first: a rank that ended because rank 0 was silent says so
+ * before mpirun's SIGTERM (SIGCONT, then SIGTERM). A lifeline that closed
+ * is a rank gone: mpirun should end rank 0 by *kill_by. */
+static void read_lifelines(struct st_watch *w, const struct pollfd *p, const int *who, int n,
+			   int64_t *kill_by)
+{
+	for (int i = 4; i < n; i++) {
+		if (!p[i].revents)
+			continue;
+		char b[64];
+		ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
+		/* (after LL_SIGNAL come LL_DONE and a text: no byte there is LL_SILENT) */
+		const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
+		if (got > 0 && memchr(b, LL_SILENT, g ? (size_t)(g - b) : (size_t)got))
+			rank0_silent(w, who[i]);
+		if (g)
+			signalled(w, who[i], (unsigned char)g[1], g + 2, (size_t)(b + got - g - 2));
+		if (got > 0 || (got < 0 && (errno == EAGAIN || errno == EINTR)))
+			continue;
+		int r = who[i], err = got < 0 ? errno : 0;
+		close(w->fds[r]);
+		w->fds[r] = -1;
+		rank_gone(w, r, err);
+		if (!*kill_by)
+			*kill_by = st_now_ns() + WAIT_FOR_KILL_NS;
+	}
+}
+
 static void *watch_thread(void *arg)
 {
 	struct st_watch *w = arg;
-	struct pollfd *p = calloc((size_t)w->size + 3, sizeof(*p));
-	int *who = calloc((size_t)w->size + 3, sizeof(int));
+	struct pollfd *p = calloc((size_t)w->size + 4, sizeof(*p));
+	int *who = calloc((size_t)w->size + 4, sizeof(int));
 	int64_t kill_by = 0; /* a death is recorded: mpirun should end us by then */
 	int64_t last_wake = st_now_ns(), last_beat = 0;
 	if (!p || !who)
@@ -260,6 +433,7 @@ static void *watch_thread(void *arg)
 		p[n++] = (struct pollfd){ .fd = w->efd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = w->sfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = w->lfd_full ? -1 : w->lfd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = w->endfd, .events = POLLIN };
 		for (int r = 1; r < w->size; r++)
 			if (w->fds[r] >= 0) {
 				who[n] = r;
@@ -277,34 +451,21 @@ static void *watch_thread(void *arg)
 		last_wake = now;
 		if (p[0].revents)
 			break;
-		/* what the ranks said first: a rank that ended because rank 0 was
-		 * silent says so before mpirun's SIGTERM (SIGCONT, then SIGTERM) */
-		for (int i = 3; i < n; i++) {
-			if (!p[i].revents)
-				continue;
-			char b[64];
-			ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
-			if (got > 0 && memchr(b, LL_SILENT, (size_t)got))
-				rank0_silent(w, who[i]);
-			const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
-			if (g)
-				signalled(w, who[i], (unsigned char)g[1]);
-			if (got > 0 || (got < 0 && (errno == EAGAIN || errno == EINTR)))
-				continue;
-			int r = who[i], err = got < 0 ? errno : 0;
-			close(w->fds[r]);
-			w->fds[r] = -1;
-			rank_gone(w, r, err);
-			if (!kill_by)
-				kill_by = st_now_ns() + WAIT_FOR_KILL_NS;
-		}
+		read_lifelines(w, p, who, n, &kill_by);
 		if (p[1].revents) {
 			struct signalfd_siginfo si;
 			if (read(w->sfd, &si, sizeof(si)) == sizeof(si))
-				ended_by_signal(w, (int)si.ssi_signo);
+				signalled(w, 0, (int)si.ssi_signo, NULL, 0);
 		}
 		if (p[2].revents)
 			take_lifeline(w);
+		if (p[3].revents) {
+			/* st_watch_end (a hung rank): then rank 0 ends the job by
+			 * MPI_Abort (mpirun then waits for no rank stuck in D state;
+			 * after another rank's exit it would) */
+			rank0_ends(w, -1, NULL, 0, 0);
+			break;
+		}
 		if (now - last_beat >= BEAT_NS) {
 			char beat = LL_BEAT;
 			for (int r = 1; r < w->size; r++)
@@ -352,7 +513,7 @@ static void *lifeline_thread(void *arg)
 				char m[2] = { LL_SIGNAL, (char)si.ssi_signo };
 				if (w->lifeline >= 0)
 					(void)!send(w->lifeline, m, sizeof(m), MSG_NOSIGNAL);
-				end_on_signal(w);
+				other_ends(w);
 			}
 		}
 		if (w->lifeline < 0)
@@ -374,6 +535,8 @@ static void *lifeline_thread(void *arg)
 		ssize_t got = recv(w->lifeline, b, sizeof(b), 0);
 		if (got > 0 && memchr(b, LL_BYE, (size_t)got))
 			return NULL; /* goodbye: the job ends in order */
+		if (got > 0 && memchr(b, LL_END, (size_t)got))
+			other_ends(w); /* the run is aborted (a signal to another rank) */
 		if (got > 0) {
 			heard = st_now_ns();
 			continue;
@@ -420,7 +583,7 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 		st_die("out of memory");
 	MPI_Comm_rank(comm, &w->rank);
 	MPI_Comm_size(comm, &w->size);
-	w->lifeline = w->lfd = w->sfd = w->efd = -1;
+	w->lifeline = w->lfd = w->sfd = w->efd = w->endfd = -1;
 	w->hosts = hosts;
 	w->total = total;
 	st_copy(w->run_id, sizeof(w->run_id), run_id);
@@ -447,7 +610,8 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 		signal(SIGPIPE, SIG_IGN);
 		w->sfd = signalfd(-1, &s, SFD_CLOEXEC);
 		w->efd = eventfd(0, EFD_CLOEXEC);
-		if (w->sfd < 0 || w->efd < 0)
+		w->endfd = eventfd(0, EFD_CLOEXEC);
+		if (w->sfd < 0 || w->efd < 0 || w->endfd < 0)
 			st_die("rank 0 cannot watch the job: %s", strerror(errno));
 		if (st_net_listen(&w->lfd, &port))
 			port = -1;
@@ -483,6 +647,15 @@ struct st_watch *st_watch_start(MPI_Comm comm, const struct st_host_info *hosts,
 	}
 	free(rcs);
 	return w;
+}
+
+void st_watch_end(struct st_watch *w)
+{
+	uint64_t one = 1;
+	if (!w || w->rank || !w->running || write(w->endfd, &one, sizeof(one)) != sizeof(one))
+		return;
+	pthread_join(w->thread, NULL);
+	w->running = 0;
 }
 
 void st_watch_stop(struct st_watch *w)
@@ -522,6 +695,8 @@ void st_watch_stop(struct st_watch *w)
 		close(w->sfd);
 	if (w->efd >= 0)
 		close(w->efd);
+	if (w->endfd >= 0)
+		close(w->endfd);
 	pthread_mutex_destroy(&w->lock);
 	st_store_abort_mark_close(w->mark);
 	free(w->fds);

@@ -10,7 +10,9 @@
  * takes SIGTERM, SIGINT and SIGHUP (blocked in every thread before MPI
  * starts its own, and read from a signalfd), so mpirun's kill wave and a
  * Ctrl-C also leave an aborted run with a reason; every rank's watch thread
- * removes the rank's files as it ends so. A rank that hangs instead
+ * removes the rank's files as it ends so. The ranks then end together, none
+ * before rank 0 says (mpirun's SIGKILL follows the first rank's exit at
+ * once): rank 0 has marked the run and every rank has removed its files. A rank that hangs instead
  * (a stopped process, a hard NFS mount in D state) keeps its lifeline: the
  * job's deadline checks (steps.c) name it and call st_watch_abort.
  *
@@ -31,6 +33,7 @@
 #include "../../common/wire.h"
 
 #include <mpi.h>
+#include <stddef.h>
 
 struct st_watch;
 
@@ -40,11 +43,23 @@ struct st_watch;
 void st_watch_block_signals(void);
 
 /* Every rank: what to do as the rank ends on one of those signals (mpirun
- * sends SIGTERM to every rank on Ctrl-C and when a rank fails): remove
- * this rank's files, so that an interrupted run leaves none. fn runs in
- * the watch thread, while the rank's other threads go on; it must not
- * block for long (mpirun's SIGKILL follows). */
-void st_watch_set_cleanup(struct st_watch *w, void (*fn)(void *), void *arg);
+ * sends SIGTERM to every rank on Ctrl-C and when a rank fails), or as rank
+ * 0 ends the job (a hung rank): remove this rank's files, so that an
+ * interrupted run leaves none, and say in left (n bytes) what could not
+ * be removed or unmounted ("" when nothing). fn runs in the watch thread,
+ * while the rank's other threads go on; it must not block for long
+ * (mpirun's SIGKILL follows). Rank 0 stores what every rank said in
+ * run.cleanup, as a run's end does. */
+#define ST_WATCH_LEFT_MAX 400
+typedef void st_watch_cleanup_fn(void *arg, char *left, size_t n);
+void st_watch_set_cleanup(struct st_watch *w, st_watch_cleanup_fn *fn, void *arg);
+
+/* Rank 0, the run marked aborted (st_watch_abort): the ranks end together,
+ * as on a signal: every rank removes its files and says what is left, rank
+ * 0 stores it, and every other rank ends with exit status 3 (in at most
+ * about 3 s: a hung rank does not answer). Then the caller ends the job
+ * (MPI_Abort: mpirun does not wait for a rank stuck in the kernel). */
+void st_watch_end(struct st_watch *w);
 
 /* The calling thread takes those signals again (once the watch is stopped,
  * or was never started): a signal then ends rank 0 as usual. */

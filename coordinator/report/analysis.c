@@ -13,9 +13,11 @@
  * iterations, which needs ST_MIN_ITER iterations on each side.
  */
 #include "analysis.h"
-#include "scope.h"
+#include "json.h"
+#include "query.h"
 
 #include "../../common/options.h"
+#include "../../common/phaseopt.h"
 #include "../../common/strbuf.h"
 #include "../../common/util.h"
 #include "../store/output.h"
@@ -108,7 +110,10 @@ static void fn_compare_verdict(sqlite3_context *ctx, int argc, sqlite3_value **a
 	int an = arg_i(argv[2]), af = arg_i(argv[3]), bn = arg_i(argv[6]), bf = arg_i(argv[7]);
 	char buf[160];
 	const char *v;
-	if (an == 0 || bn == 0)
+	if ((an == 0 && af == 0) || (bn == 0 && bf == 0))
+		/* the phase ran with other values of its own there ([phase] sections) */
+		v = an == 0 && af == 0 ? "not in A at these values" : "not in B at these values";
+	else if (an == 0 || bn == 0)
 		v = an == 0 && bn == 0 ? "failed in both" : an == 0 ? "failed in A" : "failed in B";
 	else if (an < ST_MIN_ITER || bn < ST_MIN_ITER)
 		v = "too few iterations (3 in each run needed)";
@@ -179,58 +184,91 @@ int st_analysis_functions(sqlite3 *db, char *err, size_t n)
 
 /* ---- runs, parameters, columns ---- */
 
-/* The named parameters a query file may use; NULL (0 for top) = unset. */
-struct qparams {
-	const char *run, *run_a, *run_b, *phase;
-	const char *combos; /* history: the combinations --where selects (scope.h); NULL all */
-	int top;
-	int window; /* history: earlier runs to compare with, 0 all */
-};
-
-static void bind_params(sqlite3_stmt *st, const struct qparams *p)
-{
-	const struct {
-		const char *name, *value;
-	} texts[] = { { ":run", p->run }, { ":run_a", p->run_a }, { ":run_b", p->run_b },
-		      { ":phase", p->phase } };
-	for (size_t i = 0; i < ST_ARRAY_LEN(texts); i++) {
-		int k = sqlite3_bind_parameter_index(st, texts[i].name);
-		if (k && texts[i].value)
-			sqlite3_bind_text(st, k, texts[i].value, -1, SQLITE_TRANSIENT);
-	}
-	int k = sqlite3_bind_parameter_index(st, ":top");
-	if (k && p->top)
-		sqlite3_bind_int(st, k, p->top);
-	k = sqlite3_bind_parameter_index(st, ":window");
-	if (k)
-		sqlite3_bind_int(st, k, p->window);
-}
-
 static int is_column_option(int i)
 {
 	return (st_options[i].flags & ST_OF_SWEEP) != 0;
 }
 
-/* Into out: text run on the rows of the runs p names only (scope.h): a
- * per-run command costs what its runs hold, not the store's history. */
-static void scoped(sqlite3 *db, const struct qparams *p, const char *text, struct st_strbuf *out)
+/* The scopes of the commands' statements (query.h): the rows of the runs
+ * they name only, so a per-run command costs what its runs hold, not the
+ * store's history. */
+#define SCOPE_RUN "run_id = :run"
+#define SCOPE_AB "run_id IN (:run_a, :run_b)"
+
+/* The row of varying(): one flag per sweep option, in option order. */
+static int vary_row(sqlite3_stmt *row, void *ctx)
 {
-	const char *combos = p->run_a ? "run_id IN (:run_a, :run_b)"
-			     : p->run ? "run_id = :run"
-				      : p->combos;
-	if (combos)
-		st_scope_head(db, combos, text ? text : "SELECT 1", out);
-	st_strbuf_put(out, text ? text : "SELECT 1");
+	int *vary = ctx;
+	for (int i = 0, c = 0; i < ST_OPT_COUNT; i++)
+		vary[i] = is_column_option(i) && sqlite3_column_int(row, c++);
+	return 1;
+}
+
+/* The row of untie(): its columns in order, as many as the statement has. */
+static int counts_row(sqlite3_stmt *row, void *ctx)
+{
+	int64_t *c = ctx;
+	for (int i = 0; i < sqlite3_column_count(row); i++)
+		c[i] = sqlite3_column_int64(row, i);
+	return 1;
+}
+
+/*
+ * Tied options are one column (as effects.sql's factors): of two varying
+ * options i and j over the rows of `from`, i is left out when each value of
+ * j goes with one value of i (rsize and wsize beside rwsize, a set's keys
+ * beside set), unless i decides j as well and comes later in the options
+ * table. One statement counts the distinct values of each varying option
+ * and of each pair of them. 0, or -1 with err.
+ */
+static int untie(sqlite3 *db, const char *from, const struct st_qparams *p,
+		 int vary[ST_OPT_COUNT], char *err, size_t n)
+{
+	int ids[ST_OPT_COUNT], k = 0;
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		if (vary[i])
+			ids[k++] = i;
+	if (k < 2)
+		return 0;
+	struct st_strbuf b = { 0 };
+	st_strbuf_put(&b, "SELECT ");
+	for (int x = 0; x < k; x++)
+		st_strbuf_addf(&b, "%sCOUNT(DISTINCT quote(\"%s\"))", x ? ", " : "",
+			       st_options[ids[x]].name);
+	for (int x = 0; x < k; x++)
+		for (int y = x + 1; y < k; y++)
+			st_strbuf_addf(&b, ", COUNT(DISTINCT quote(\"%s\") || ' ' || quote(\"%s\"))",
+				       st_options[ids[x]].name, st_options[ids[y]].name);
+	st_strbuf_addf(&b, " FROM %s", from);
+	/* the single counts, then the pairs (x, y > x) in order */
+	int64_t c[ST_OPT_COUNT + ST_OPT_COUNT * (ST_OPT_COUNT - 1) / 2];
+	long rows = st_query_rows(db, b.oom ? NULL : b.p, p, counts_row, c, err, n);
+	st_strbuf_release(&b);
+	if (rows <= 0) {
+		if (rows == 0)
+			snprintf(err, n, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	for (int x = 0, pc = k; x < k; x++)
+		for (int y = x + 1; y < k; y++, pc++) {
+			/* c[pc] == c[y]: y decides x; c[pc] == c[x]: x decides y;
+			 * of two that decide each other the later (y) stays */
+			if (c[pc] == c[y])
+				vary[ids[x]] = 0;
+			else if (c[pc] == c[x])
+				vary[ids[y]] = 0;
+		}
+	return 0;
 }
 
 /*
  * Which sweep options take more than one value (NULL counts as one) over
- * the rows of `from` (a FROM clause). With none, block, size and threads:
- * a table should still say what was measured. 1 (some vary), 0 (none), or
- * -1 with *sqlerr set to SQLite's message (static until the next call on db).
+ * the rows of `from` (a FROM clause), tied ones as one (untie). With none,
+ * block, size and threads: a table should still say what was measured.
+ * 1 (some vary), 0 (none), or -1 with err.
  */
-static int varying(sqlite3 *db, const char *from, const struct qparams *p, int vary[ST_OPT_COUNT],
-		   const char **sqlerr)
+static int varying(sqlite3 *db, const char *from, const struct st_qparams *p, int vary[ST_OPT_COUNT],
+		   char *err, size_t n)
 {
 	struct st_strbuf b = { 0 };
 	int cols = 0;
@@ -240,46 +278,27 @@ static int varying(sqlite3 *db, const char *from, const struct qparams *p, int v
 			st_strbuf_addf(&b, "%sCOUNT(DISTINCT quote(\"%s\")) > 1", cols++ ? ", " : "",
 			       st_options[i].name);
 	st_strbuf_addf(&b, " FROM %s", from);
-	struct st_strbuf sql = { 0 };
-	scoped(db, p, b.oom ? NULL : b.p, &sql);
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-	if (b.oom || sql.oom) {
-		*sqlerr = "out of memory";
-		goto out;
+	long rows = st_query_rows(db, b.oom ? NULL : b.p, p, vary_row, vary, err, n);
+	st_strbuf_release(&b);
+	if (rows <= 0) {
+		if (rows == 0) /* an aggregate without GROUP BY has its row */
+			snprintf(err, n, "%s", sqlite3_errmsg(db));
+		return -1;
 	}
-	if (sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
-		*sqlerr = sqlite3_errmsg(db);
-		goto out;
-	}
-	bind_params(st, p);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		*sqlerr = sqlite3_errmsg(db);
-		goto out;
-	}
+	if (untie(db, from, p, vary, err, n))
+		return -1;
 	int any = 0;
-	for (int i = 0, c = 0; i < ST_OPT_COUNT; i++) {
-		vary[i] = is_column_option(i) && sqlite3_column_int(st, c++);
+	for (int i = 0; i < ST_OPT_COUNT; i++)
 		any |= vary[i];
-	}
 	if (!any)
 		vary[ST_OPT_BLOCK] = vary[ST_OPT_SIZE] = vary[ST_OPT_THREADS] = 1;
-	rc = any;
-out:
-	sqlite3_finalize(st);
-	st_strbuf_release(&sql);
-	st_strbuf_release(&b);
-	return rc;
+	return any;
 }
 
 int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n)
 {
-	struct qparams p = { .run = run };
-	const char *sqlerr;
-	int rc = varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr);
-	if (rc < 0)
-		snprintf(err, n, "%s", sqlerr);
-	return rc;
+	struct st_qparams p = { .scope = SCOPE_RUN, .run = run };
+	return varying(db, "combo WHERE run_id = :run", &p, vary, err, n);
 }
 
 /* The option columns to show, sizes as text ("4k"), each followed by ", ". */
@@ -296,80 +315,135 @@ static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
 }
 
 /* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */
-static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b, const struct qparams *p,
-			 enum st_format f, const char *note, FILE *out)
+static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b,
+			 const struct st_qparams *p, enum st_format f, const char *note, FILE *out)
 {
-	if (b->oom) {
-		fprintf(stderr, "stcluster %s: out of memory\n", cmd);
+	char err[ST_ERR_MAX];
+	sqlite3_stmt *st;
+	if (st_query_prepare(db, b->oom ? NULL : b->p, p, &st, err, sizeof(err))) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
 		return 1;
 	}
-	struct st_strbuf sql = { 0 };
-	scoped(db, p, b->p, &sql);
-	sqlite3_stmt *st = NULL;
-	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster %s: %s\n", cmd, sql.oom ? "out of memory" : sqlite3_errmsg(db));
-		st_strbuf_release(&sql);
-		return 1;
-	}
-	st_strbuf_release(&sql);
-	bind_params(st, p);
 	int rc = st_print_rows(st, f, note, out) ? 1 : 0;
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* Rows of b's statement; -1 on error (already reported by the caller's print). */
-static int64_t count_rows(sqlite3 *db, const struct st_strbuf *b, const struct qparams *p)
+/* Prepare b's statement of JSON rows (json.h), bind p, print it as the
+ * document of cmd (output.h). 0, or 1 (SQL error, printed). */
+static int run_and_print_json(sqlite3 *db, const char *cmd, struct st_strbuf *b,
+			      const struct st_qparams *p, const char *run, FILE *out)
 {
-	struct st_strbuf c = { 0 };
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-	struct st_strbuf inner = { 0 };
-	st_strbuf_put(&inner, "SELECT COUNT(*) FROM (");
-	st_strbuf_put(&inner, b->p ? b->p : "SELECT 1");
-	st_strbuf_put(&inner, ")");
-	scoped(db, p, inner.oom ? NULL : inner.p, &c);
-	if (inner.oom)
-		c.oom = 1;
-	st_strbuf_release(&inner);
-	if (!c.oom && sqlite3_prepare_v2(db, c.p, -1, &st, NULL) == SQLITE_OK) {
-		bind_params(st, p);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			v = sqlite3_column_int64(st, 0);
+	char err[ST_ERR_MAX];
+	sqlite3_stmt *st;
+	if (st_query_prepare(db, b->oom ? NULL : b->p, p, &st, err, sizeof(err))) {
+		fprintf(stderr, "stcluster %s: %s\n", cmd, err);
+		return 1;
 	}
+	int rc = st_print_json_doc(st, cmd, run, NULL, 1, out) ? 1 : 0;
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Append "'figure_unit', ..., '<key>', <x in base units>" for column x of a
+ * named query (MB/s, or IOPS in a metadata phase) over the row's phase. */
+static void sb_fig(struct st_strbuf *b, const char *key, const char *x)
+{
+	st_strbuf_addf(b, ", '%s', (CASE WHEN " ST_JSON_META("phase") " THEN (%s) ELSE (%s) * 1e6 END)",
+		       key, x, x);
+}
+
+/* Rows of b's statement; -1 on error (already reported by the caller's print). */
+static int64_t count_rows(sqlite3 *db, const struct st_strbuf *b, const struct st_qparams *p)
+{
+	char err[ST_ERR_MAX];
+	struct st_strbuf c = { 0 };
+	int64_t v;
+	st_strbuf_put(&c, "SELECT COUNT(*) FROM (");
+	st_strbuf_put(&c, b->p ? b->p : "SELECT 1");
+	st_strbuf_put(&c, ")");
+	int rc = st_query_int(db, c.oom ? NULL : c.p, p, &v, err, sizeof(err));
 	st_strbuf_release(&c);
-	return v;
+	return rc > 0 ? v : -1;
 }
 
 /* ---- report --top ---- */
+
+/* 1 when the run has a metadata phase. */
+static int top_has_meta(sqlite3 *db, const char *run)
+{
+	char err[ST_ERR_MAX];
+	int64_t v = 0;
+	struct st_qparams p = { .scope = SCOPE_RUN, .run = run };
+	return st_query_int(db, "SELECT EXISTS (SELECT 1 FROM phase_run p JOIN combo c USING "
+				"(combo_id) WHERE c.run_id = :run AND " ST_JSON_META("p.phase") ")",
+			    &p, &v, err, sizeof(err)) > 0 && v > 0;
+}
+
+/* With a metadata phase: its figure in a column of its own, ops/s, beside
+ * MB/s (empty for it, as ops/s is for a data phase); the slowest and the
+ * fastest client in the row's unit, and their ratio (fairness). */
+static void top_meta_columns(struct st_strbuf *b, int iters)
+{
+	st_strbuf_put(b, "bytes, ROUND(time_s, 3) AS \"time s\", "
+			 "CASE WHEN NOT meta THEN ROUND(mbps, 1) END AS \"MB/s\", "
+			 "CASE WHEN meta THEN ROUND(mbps, 0) END AS \"ops/s\", ");
+	if (iters > 1)
+		st_strbuf_put(b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
+	st_strbuf_put(b, "CASE WHEN meta THEN ROUND(min_client_ops, 0) ELSE ROUND(min_client_mbps, 1) "
+			 "END AS \"min client\", "
+			 "CASE WHEN meta THEN ROUND(max_client_ops, 0) ELSE ROUND(max_client_mbps, 1) "
+			 "END AS \"max client\", "
+			 "ROUND(CASE WHEN meta THEN min_client_ops / NULLIF(max_client_ops, 0) ELSE "
+			 "min_client_mbps / NULLIF(max_client_mbps, 0) END, 2) AS fair, ");
+}
 
 int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
 		 FILE *out)
 {
 	char err[ST_ERR_MAX];
-	const char *sqlerr;
-	struct qparams p = { .run = run, .phase = phase, .top = top };
+	struct st_qparams p = { .scope = SCOPE_RUN, .run = run, .phase = phase, .top = top };
 	int vary[ST_OPT_COUNT];
 	if (st_analysis_functions(db, err, sizeof(err))) {
 		fprintf(stderr, "stcluster report: %s\n", err);
 		return 1;
 	}
-	if (varying(db, "combo WHERE run_id = :run", &p, vary, &sqlerr) < 0) {
-		fprintf(stderr, "stcluster report: %s\n", sqlerr);
+	if (varying(db, "combo WHERE run_id = :run", &p, vary, err, sizeof(err)) < 0) {
+		fprintf(stderr, "stcluster report: %s\n", err);
 		return 1;
 	}
 	int iters = st_run_iterations(db, run), base = st_run_has_baseline(db, run);
 	struct st_strbuf b = { 0 };
+	if (f == ST_FMT_JSON) {
+		st_strbuf_put(&b, "SELECT json_object('phase', phase, 'options', ");
+		st_json_options_sql(&b, "");
+		st_strbuf_put(&b, ", 'place', place, 'iterations', iterations, 'n', n, 'bytes', bytes, "
+				  "'span_ns', CAST(ROUND(time_s * 1e9) AS INTEGER), 'figure_unit', " ST_JSON_UNIT("phase"));
+		sb_fig(&b, "mean", "mbps");
+		sb_fig(&b, "sd", "sd_mbps");
+		sb_fig(&b, "ci95", "st_ci95(sd_mbps, n)");
+		st_strbuf_put(&b, ", 'min_client_bytes_per_s', min_client_mbps * 1e6, "
+				  "'max_client_bytes_per_s', max_client_mbps * 1e6, "
+				  "'pct_of_limit', pct_of_limit, " ST_JSON_CPU("") ", 'verdict', verdict) FROM ");
+		sb_subquery(&b, st_sql_q_top);
+		st_strbuf_put(&b, " ORDER BY phase_order, place");
+		int rc = run_and_print_json(db, "top", &b, &p, run, out);
+		st_strbuf_release(&b);
+		return rc;
+	}
 	st_strbuf_put(&b, "SELECT phase, ");
 	sb_options(&b, vary);
 	if (iters > 1)
 		st_strbuf_put(&b, "n AS iters, ");
-	st_strbuf_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
-	if (iters > 1)
-		st_strbuf_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
-	st_strbuf_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
-		   "ROUND(max_client_mbps, 1) AS \"max client\", ");
+	if (top_has_meta(db, run))
+		top_meta_columns(&b, iters);
+	else {
+		st_strbuf_put(&b, "bytes, ROUND(time_s, 3) AS \"time s\", ROUND(mbps, 1) AS \"MB/s\", ");
+		if (iters > 1)
+			st_strbuf_put(&b, "ROUND(st_ci95(sd_mbps, n), 1) AS \"+-95%\", ");
+		st_strbuf_put(&b, "ROUND(min_client_mbps, 1) AS \"min client\", "
+				  "ROUND(max_client_mbps, 1) AS \"max client\", ");
+	}
 	if (base)
 		st_strbuf_put(&b, "ROUND(pct_of_limit, 0) AS \"% of limit\", ");
 	st_strbuf_put(&b, ST_CPU_COLUMNS("") ", verdict FROM ");
@@ -421,12 +495,30 @@ int st_cmd_compare(const struct st_subargs *a)
 			st_store_close(s);
 			return 2;
 		}
-	struct qparams p = { .run_a = ids[0], .run_b = ids[1], .phase = a->phase };
+	struct st_qparams p = { .scope = SCOPE_AB, .run_a = ids[0], .run_b = ids[1], .phase = a->phase };
 	int vary[ST_OPT_COUNT], rc = 1;
-	const char *sqlerr;
 	struct st_strbuf b = { 0 };
-	if (varying(db, "combo WHERE run_id IN (:run_a, :run_b)", &p, vary, &sqlerr) < 0) {
-		fprintf(stderr, "stcluster compare: %s\n", sqlerr);
+	if (varying(db, "combo WHERE run_id IN (:run_a, :run_b)", &p, vary, err, sizeof(err)) < 0) {
+		fprintf(stderr, "stcluster compare: %s\n", err);
+		goto out;
+	}
+	if (a->format == ST_FMT_JSON) {
+		st_strbuf_put(&b, "SELECT json_object('phase', phase, 'options', ");
+		st_json_options_sql(&b, "");
+		st_strbuf_put(&b, ", 'run_a', :run_a, 'run_b', :run_b, 'figure_unit', " ST_JSON_UNIT("phase")
+				  ", 'a_n', a_n");
+		sb_fig(&b, "a_mean", "a_mbps");
+		sb_fig(&b, "a_ci95", "st_ci95(a_sd, a_n)");
+		st_strbuf_put(&b, ", 'b_n', b_n");
+		sb_fig(&b, "b_mean", "b_mbps");
+		sb_fig(&b, "b_ci95", "st_ci95(b_sd, b_n)");
+		st_strbuf_put(&b, ", 'change_pct', change_pct, "
+				  "'p', st_welch_p(a_mbps, a_sd, a_n, b_mbps, b_sd, b_n), 'verdict', "
+				  "st_compare_verdict(a_mbps, a_sd, a_n, a_failed, b_mbps, b_sd, b_n, b_failed)) "
+				  "FROM ");
+		sb_subquery(&b, st_sql_q_compare);
+		st_strbuf_put(&b, " ORDER BY phase_order, matrix_index");
+		rc = run_and_print_json(db, "compare", &b, &p, NULL, stdout);
 		goto out;
 	}
 	st_strbuf_put(&b, "SELECT phase, ");
@@ -461,6 +553,23 @@ out:
 
 /* ---- effects ---- */
 
+/* Into b: the statement of effects' JSON rows. */
+static void effects_json(struct st_strbuf *b)
+{
+	st_strbuf_put(b, "SELECT json_object('phase', phase, 'kind', kind, 'option', factor, "
+			 "'level', level, 'n', n, 'figure_unit', " ST_JSON_UNIT("phase"));
+	sb_fig(b, "mean", "mbps");
+	sb_fig(b, "sd", "sd_mbps");
+	sb_fig(b, "min", "min_mbps");
+	sb_fig(b, "max", "max_mbps");
+	sb_fig(b, "departure", "departure");
+	sb_fig(b, "effect", "effect");
+	st_strbuf_put(b, ", 'effect_pct', effect_pct, " ST_JSON_CPU("") ") FROM ");
+	sb_subquery(b, st_sql_q_effects);
+	st_strbuf_put(b, " ORDER BY phase_order, kind = 'interaction', effect DESC, ord_a, ord_b, "
+			 "key_a, key_b");
+}
+
 int st_cmd_effects(const struct st_subargs *a)
 {
 	struct st_store *s = open_store(a);
@@ -473,8 +582,15 @@ int st_cmd_effects(const struct st_subargs *a)
 		st_store_close(s);
 		return 2;
 	}
-	struct qparams p = { .run = run, .phase = a->phase };
+	struct st_qparams p = { .scope = SCOPE_RUN, .run = run, .phase = a->phase };
 	struct st_strbuf b = { 0 };
+	if (a->format == ST_FMT_JSON) {
+		effects_json(&b);
+		int rc = run_and_print_json(db, "effects", &b, &p, run, stdout);
+		st_strbuf_release(&b);
+		st_store_close(s);
+		return rc;
+	}
 	st_strbuf_put(&b, "SELECT phase, kind, factor AS option, level, n, ROUND(mbps, 1) AS \"MB/s\", "
 		   "ROUND(sd_mbps, 1) AS sd, ROUND(min_mbps, 1) AS min, ROUND(max_mbps, 1) AS max, "
 		   "ROUND(departure, 1) AS departure, ROUND(effect, 1) AS effect, "
@@ -508,14 +624,19 @@ int st_cmd_effects(const struct st_subargs *a)
 static int history_combos(sqlite3 *db, const char *where, struct st_strbuf *out)
 {
 	struct st_strbuf opts = { 0 }, probe = { 0 };
+	/* not the options a phase may have of its own (common/phaseopt.h): a
+	 * combination's column is not what each of its phases ran with */
 	for (int i = 0; i < ST_OPT_COUNT; i++)
-		if (is_column_option(i))
+		if (is_column_option(i) && !st_phase_key(i))
 			st_strbuf_addf(&opts, ", \"%s\"", st_options[i].name);
 	const char *o = opts.p ? opts.p : "";
 	st_strbuf_addf(&probe, "SELECT 1 FROM (SELECT combo_id%s FROM main.combo) WHERE (%s)", o, where);
+	/* it compiles: it names nothing but those columns */
+	const struct st_qparams none = { 0 };
+	char err[ST_ERR_MAX];
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
-	if (!opts.oom && !probe.oom && sqlite3_prepare_v2(db, probe.p, -1, &st, NULL) == SQLITE_OK) {
+	if (!opts.oom && !st_query_prepare(db, probe.oom ? NULL : probe.p, &none, &st, err, sizeof(err))) {
 		st_strbuf_addf(out, "combo_id IN (SELECT combo_id FROM (SELECT combo_id%s FROM main.combo) "
 				    "WHERE (%s))",
 			       o, where);
@@ -525,6 +646,24 @@ static int history_combos(sqlite3 *db, const char *where, struct st_strbuf *out)
 	st_strbuf_release(&opts);
 	st_strbuf_release(&probe);
 	return rc;
+}
+
+/* Into b: the statement of history's JSON rows over the rows of `from`. */
+static void history_json(const char *from, struct st_strbuf *b)
+{
+	st_strbuf_put(b, "SELECT json_object('started_at', started_at, 'run_id', run_id, "
+			 "'label', label, 'hosts', hosts, 'ranks', ranks, 'phase', phase, 'options', ");
+	st_json_options_sql(b, "");
+	st_strbuf_put(b, ", 'n', n, 'figure_unit', " ST_JSON_UNIT("phase"));
+	sb_fig(b, "mean", "mbps");
+	sb_fig(b, "ci95", "st_ci95(sd_mbps, n)");
+	st_strbuf_put(b, ", 'earlier_runs', prev_runs");
+	sb_fig(b, "earlier_mean", "prev_mbps");
+	st_strbuf_put(b, ", 'change_pct', change_pct, 'verdict', "
+			 "st_history_verdict(mbps, sd_mbps, n, prev_runs, prev_mbps, prev_sd, prev_n)) "
+			 "FROM ");
+	st_strbuf_put(b, from);
+	st_strbuf_put(b, " ORDER BY config, hosts, ranks, phase_order, started_at, run_id");
 }
 
 int st_cmd_history(const struct st_subargs *a)
@@ -542,15 +681,14 @@ int st_cmd_history(const struct st_subargs *a)
 	if (!s)
 		return 2;
 	sqlite3 *db = st_store_db(s);
-	struct qparams p = { .phase = a->phase, .window = a->window };
+	struct st_qparams p = { .phase = a->phase, .window = a->window };
 	/* a --where over the sweep options alone selects whole configurations,
 	 * their earlier runs with them (history partitions by configuration):
 	 * then only their rows are read (scope.h) */
 	struct st_strbuf combos = { 0 };
 	if (a->where && history_combos(db, where, &combos) == 0)
-		p.combos = combos.p;
+		p.scope = combos.p;
 	int vary[ST_OPT_COUNT], rc = 2;
-	const char *sqlerr;
 	/*
 	 * The user's expression becomes the WHERE of a statement built around
 	 * the history query, in parentheses. It is SQL on purpose (any
@@ -562,12 +700,24 @@ int st_cmd_history(const struct st_subargs *a)
 	struct st_strbuf from = { 0 }, b = { 0 };
 	sb_subquery(&from, st_sql_q_history);
 	st_strbuf_addf(&from, " WHERE (%s)", where);
-	if (from.oom || varying(db, from.p, &p, vary, &sqlerr) < 0) {
+	int got = from.oom ? -1 : varying(db, from.p, &p, vary, err, sizeof(err));
+	if (got < 0 && p.scope) {
+		/* a subquery over the store's tables (block IN (SELECT block FROM
+		 * combo ...)) names the scope's own views inside them: read it all */
+		p.scope = NULL;
+		got = varying(db, from.p, &p, vary, err, sizeof(err));
+	}
+	if (got < 0) {
 		fprintf(stderr, "stcluster history: %s%s\n", a->where ? "--where: " : "",
-			from.oom ? "out of memory" : sqlerr);
+			from.oom ? "out of memory" : err);
 		goto out;
 	}
-	int wide = a->format == ST_FMT_CSV || a->format == ST_FMT_JSON;
+	if (a->format == ST_FMT_JSON) {
+		history_json(from.p, &b);
+		rc = run_and_print_json(db, "history", &b, &p, NULL, stdout);
+		goto out;
+	}
+	int wide = a->format == ST_FMT_CSV;
 	st_strbuf_put(&b, wide ? "SELECT started_at AS started, run_id AS run, "
 			: "SELECT replace(substr(started_at, 1, 16), 'T', ' ') AS started, "
 			  "substr(run_id, 1, 8) AS run, ");

@@ -12,7 +12,7 @@
 #ifndef ST_ANALYSIS_H
 #define ST_ANALYSIS_H
 
-#include "report.h"
+#include "../store/output.h"
 
 #include <sqlite3.h>
 #include <stddef.h>

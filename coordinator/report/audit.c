@@ -86,9 +86,11 @@ static void print_table(const struct st_audit *a, const char *run, const char *d
 
 static void print_json(const struct st_audit *a, const char *run, const char *db)
 {
-	fputs("{\"run_id\": ", stdout);
+	/* the document of every subcommand (store/output.h, sql/schema.json):
+	 * the audit's outcome its summary, a row per hash */
+	printf("{\"schema_version\": %d, \"command\": \"audit\", \"run_id\": ", ST_JSON_SCHEMA_VERSION);
 	st_json_string(stdout, run);
-	fputs(", \"db\": ", stdout);
+	fputs(", \"summary\": {\"db\": ", stdout);
 	st_json_string(stdout, db);
 	printf(", \"hashed\": %s, \"status\": \"%s\", \"checked\": %zu, \"altered\": %d,\n",
 	       a->hashed ? "true" : "false",
@@ -100,7 +102,7 @@ static void print_json(const struct st_audit *a, const char *run, const char *db
 			printf("%s%lld", sep, (long long)a->items[i].seq);
 			sep = ", ";
 		}
-	fputs("],\n \"items\": [", stdout);
+	fputs("]},\n \"rows\": [", stdout);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct st_audit_item *it = &a->items[i];
 		printf("%s\n  {\"what\": \"%s\", \"seq\": ", i ? "," : "", it->what);
@@ -151,5 +153,5 @@ int st_cmd_audit(const struct st_subargs *a)
 	int rc = au.altered ? 1 : 0;
 	st_audit_free(&au);
 	st_store_close(s);
-	return fflush(stdout) ? 1 : rc;
+	return rc; /* a write error: st_cli_run says so */
 }

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "../../common/options.h"
+#include "../../common/strbuf.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../store/output.h"
@@ -15,7 +16,9 @@
 #include "../store/store.h"
 #include "analysis.h"
 #include "html.h"
-#include "scope.h"
+#include "json.h"
+#include "screen.h"
+#include "query.h"
 #include "subcmd.h"
 
 #include <stdlib.h>
@@ -23,9 +26,35 @@
 
 #define MBPS_NOTE                                                                                \
 	"MB/s = 10^6 bytes per second; aggregate = all client bytes / (latest end - earliest "   \
-	"start); p50/p99 us = each I/O call from its issue to its completion (with --iodepth " \
-	"N, N in flight); errors = calls that failed + blocks that did not verify"
+	"start); pN us = percentile N (--percentiles) of each I/O call's time from its issue "    \
+	"to its completion (with --iodepth N, N in flight), max us the longest; errors = calls that failed + blocks that did not verify"
 #define RPC_NOTE "; rpc: the phase's NFS calls (~: stable_how inferred from the COMMITs)"
+
+/* The combination's message on the rows it is about: a failed preparation
+ * (no phase), or the phase that went wrong; else what makes its timing
+ * uncertain. */
+#define NOTE_SQL                                                                                \
+	"COALESCE(p.message, CASE WHEN c.status <> 'ok' AND (p.phase IS NULL OR "              \
+	"p.status <> 'ok') THEN c.message END, "                                              \
+	"CASE WHEN p.skew_ns > 0.01 * s.span_ns THEN 'barrier skew ' || "                      \
+	"ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END, "                 \
+	"CASE WHEN k.rtt_ns / 2 > 0.01 * s.span_ns THEN 'clock offsets uncertain by ' || "     \
+	"ROUND(50.0 * k.rtt_ns / s.span_ns, 1) || '%% of the phase' END)"
+/* The rows of a report, and the joins of the rpc and flags columns after it. */
+#define FROM_SQL                                                                                \
+	"combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "                            \
+	"LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "         \
+	"LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "               \
+	"LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase "             \
+	"LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k " \
+	"ON k.run_id = c.run_id "
+#define WHERE_SQL                                                                               \
+	"WHERE c.run_id = :run AND (:phase IS NULL OR p.phase = :phase) "                      \
+	"ORDER BY c.seq, p.phase_order"
+#define RPC_JOIN                                                                                \
+	"LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "     \
+	"GROUP BY combo_id, phase) m ON m.combo_id = p.combo_id AND m.phase = p.phase "
+#define FLAGS_JOIN "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase "
 
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
  * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */
@@ -38,37 +67,31 @@ static int resolve_run(sqlite3 *db, const char *want, char *id, size_t n)
 	return -1;
 }
 
-/* Does the run have rows in rpc_stat (what went over the wire), with the
- * views that read them? A store last written by an older stcluster, read
- * as it is, has neither. */
+/* Is the first column of sql's first row over the run's rows only
+ * (scope.h) true? A view such as phase_flags would otherwise aggregate
+ * every run ever stored before the EXISTS; a store last written by an
+ * older stcluster, read as it is, may lack what sql reads: no. */
 static int run_has(sqlite3 *db, const char *run, const char *sql)
 {
-	sqlite3_stmt *st;
-	int yes = 0;
-	/* over the run's rows only (scope.h): a view such as phase_flags would
-	 * otherwise aggregate every run ever stored before the EXISTS */
-	struct st_strbuf q = { 0 };
-	st_scope_head(db, "run_id = ?1", sql, &q);
-	st_strbuf_put(&q, sql);
-	if (!q.oom && sqlite3_prepare_v2(db, q.p, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-	}
-	st_strbuf_release(&q);
-	return yes;
+	char err[ST_ERR_MAX];
+	int64_t v;
+	struct st_qparams p = { .scope = "run_id = :run", .run = run };
+	return st_query_int(db, sql, &p, &v, err, sizeof(err)) > 0 && v > 0;
 }
 
-int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
+/* Into cols: the columns of the options that vary within the run (each
+ * followed by ", "); with none, those of block, size and threads; their
+ * names into names[*nnames] (at most 64). */
+static void option_columns(sqlite3 *db, const char *run, int own, char *cols, size_t n,
+			   const char **names, int *nnames)
 {
-	char run[64];
-	if (resolve_run(db, o->run, run, sizeof(run)))
-		return 2;
-	/* the best combinations, one row each: sql/queries/top.sql */
-	if (o->top)
-		return st_top_print(db, run, o->phase, o->top, o->format, out);
-	/* options that vary within the run become columns */
-	char cols[2048] = "";
+	/* a phase's own values (phase_run.phase_<name>, common/phaseopt.h) are
+	 * its: a phase that wrote with 1m and one that read with 4k show so */
+	const char *pp = own ? "p." : NULL;
+	*nnames = 0;
+	char err[ST_ERR_MAX];
+	struct st_qparams p = { .run = run };
+	cols[0] = '\0';
 	int shown = 0;
 	for (int pass = 0; pass < 2 && !shown; pass++)
 		for (int i = 0; i < ST_OPT_COUNT; i++) {
@@ -76,39 +99,70 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 				continue;
 			int show = 0;
 			if (pass == 0) {
-				char sql[256];
-				sqlite3_stmt *st;
-				snprintf(sql, sizeof(sql),
-					 "SELECT COUNT(DISTINCT \"%s\") FROM combo WHERE run_id = ?",
-					 st_options[i].name);
-				if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-					sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-					show = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 1;
-					sqlite3_finalize(st);
-				}
+				struct st_strbuf sql = { 0 };
+				int64_t v;
+				st_strbuf_put(&sql, "SELECT COUNT(DISTINCT ");
+				st_opt_col_sql(&sql, i, "c.", pp);
+				st_strbuf_put(&sql, ") FROM combo c LEFT JOIN phase_run p ON p.combo_id = "
+						    "c.combo_id WHERE c.run_id = :run");
+				show = !sql.oom &&
+				       st_query_int(db, sql.p, &p, &v, err, sizeof(err)) > 0 && v > 1;
+				st_strbuf_release(&sql);
 			} else {
 				show = i == ST_OPT_BLOCK || i == ST_OPT_SIZE || i == ST_OPT_THREADS;
 			}
 			if (!show)
 				continue;
+			if (*nnames < 64)
+				names[(*nnames)++] = st_options[i].name;
+			struct st_strbuf e = { 0 };
+			st_opt_col_sql(&e, i, "c.", pp);
 			size_t l = strlen(cols);
 			if (st_options[i].type == ST_T_SIZE)
-				snprintf(cols + l, sizeof(cols) - l, "st_size(c.\"%s\") AS \"%s\", ",
-					 st_options[i].name, st_options[i].name);
+				snprintf(cols + l, n - l, "st_size(%s) AS \"%s\", ", e.oom ? "NULL" : e.p,
+					 st_options[i].name);
 			else
-				snprintf(cols + l, sizeof(cols) - l, "c.\"%s\", ", st_options[i].name);
+				snprintf(cols + l, n - l, "%s AS \"%s\", ", e.oom ? "NULL" : e.p,
+					 st_options[i].name);
+			st_strbuf_release(&e);
 			shown++;
 		}
-	/* what went over the wire, beside the MB/s; what contradicts the request */
+}
+
+/* What the report of a run shows beside its figures: each part the run
+ * (or the store) has. */
+struct report_parts {
+	int rpc;      /* what went over the wire (rpc_stat, view rpc_mix) */
+	int flags;    /* what contradicts the request (view phase_flags) */
+	int iters;    /* more than one iteration */
+	int mixed;    /* mixed phases: their read share, read and write MB/s */
+	int stalls;   /* intervals flagged as stalls */
+	int baseline; /* baselines: % of limit and the verdict */
+	int own;      /* phase_run has the phases' own values (phase_block, ...) */
+};
+
+
+static void report_parts(sqlite3 *db, const char *run, struct report_parts *w)
+{
 	int views = run_has(db, run, "SELECT COUNT(*) = 2 FROM sqlite_schema WHERE type = 'view' AND "
-				     "name IN ('rpc_mix', 'phase_flags') AND ?1 IS NOT NULL");
-	int rpc = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM rpc_stat r JOIN combo c "
-					    "ON c.combo_id = r.combo_id WHERE c.run_id = ?1)");
-	int flags = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM phase_flags f JOIN combo c "
-					      "ON c.combo_id = f.combo_id WHERE c.run_id = ?1)");
-	/* the run's rows only (scope.h): the cost is the run's, not the history's */
-	struct st_strbuf body = { 0 }, sql = { 0 };
-	st_strbuf_addf(&body,
+				     "name IN ('rpc_mix', 'phase_flags') AND :run IS NOT NULL");
+	w->rpc = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM rpc_stat r JOIN combo c "
+					   "ON c.combo_id = r.combo_id WHERE c.run_id = :run)");
+	w->flags = views && run_has(db, run, "SELECT EXISTS (SELECT 1 FROM phase_flags f JOIN combo c "
+					     "ON c.combo_id = f.combo_id WHERE c.run_id = :run)");
+	w->iters = st_run_iterations(db, run) > 1;
+	w->mixed = st_run_has_mixed(db, run);
+	w->stalls = st_run_stalls(db, run) != 0;
+	w->baseline = st_run_has_baseline(db, run);
+	w->own = st_query_phase_values(db);
+}
+
+/* Into b: the statement of the report, one row per combination and phase
+ * (:run, and :phase when given), with the columns cols and those of w. */
+static void report_sql(const char *cols, const struct report_parts *w, const char *pcts,
+		       struct st_strbuf *b)
+{
+	st_strbuf_addf(b,
 		 "SELECT c.seq + 1 AS seq, %s"
 		 "%s"
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
@@ -117,63 +171,141 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 		 "ROUND(s.min_client_mbps, 1) AS \"min client\", "
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
-		 "ROUND(s.lat_p50_ns / 1e3, 1) AS \"p50 us\", ROUND(s.lat_p99_ns / 1e3, 1) AS \"p99 us\", "
+		 "%s"
 		 "s.clients, s.errors + COALESCE(s.bad_blocks, 0) AS errors, %s%s%s%s"
-		 /* the combination's message on the rows it is about: a failed
-		  * preparation (no phase), or the phase that went wrong */
-		 "COALESCE(p.message, CASE WHEN c.status <> 'ok' AND (p.phase IS NULL OR "
-		 "p.status <> 'ok') THEN c.message END, "
-		 "CASE WHEN p.skew_ns > 0.01 * s.span_ns THEN 'barrier skew ' || "
-		 "ROUND(100.0 * p.skew_ns / s.span_ns, 1) || '%% of the phase' END, "
-		 "CASE WHEN k.rtt_ns / 2 > 0.01 * s.span_ns THEN 'clock offsets uncertain by ' || "
-		 "ROUND(50.0 * k.rtt_ns / s.span_ns, 1) || '%% of the phase' END) AS note "
-		 "FROM combo c LEFT JOIN phase_run p ON p.combo_id = c.combo_id "
-		 "LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase "
-		 "LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase "
-		 "LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase "
-		 "%s%s"
-		 "LEFT JOIN (SELECT run_id, MAX(clock_rtt_ns) AS rtt_ns FROM host GROUP BY run_id) k "
-		 "ON k.run_id = c.run_id "
-		 "WHERE c.run_id = ?1 AND (?2 IS NULL OR p.phase = ?2) "
-		 "ORDER BY %s",
-		 cols, st_run_iterations(db, run) > 1 ? "c.iteration + 1 AS iter, " : "",
-		 rpc ? "m.mix AS rpc, " : "", flags ? "fl.flag_text AS flags, " : "",
-		 st_run_has_mixed(db, run) ? "ROUND(s.read_pct, 1) AS \"read %\", "
-					     "ROUND(s.read_mbps, 1) AS \"read MB/s\", "
-					     "ROUND(s.write_mbps, 1) AS \"write MB/s\", "
-					   : "",
-		 st_run_stalls(db, run) ? "(SELECT SUM(i.stall) FROM interval_rank i WHERE i.combo_id = "
-					  "c.combo_id AND i.phase = p.phase) AS stalls, "
-					: "",
+		 NOTE_SQL " AS note FROM " FROM_SQL "%s%s" WHERE_SQL,
+		 cols, w->iters ? "c.iteration + 1 AS iter, " : "",
+		 w->rpc ? "m.mix AS rpc, " : "", w->flags ? "fl.flag_text AS flags, " : "", pcts,
+		 w->mixed ? "ROUND(s.read_pct, 1) AS \"read %\", "
+			    "ROUND(s.read_mbps, 1) AS \"read MB/s\", "
+			    "ROUND(s.write_mbps, 1) AS \"write MB/s\", "
+			  : "",
+		 w->stalls ? "(SELECT SUM(i.stall) FROM interval_rank i WHERE i.combo_id = "
+			     "c.combo_id AND i.phase = p.phase) AS stalls, "
+			   : "",
 		 ST_CPU_COLUMNS("u.") ", ",
-		 st_run_has_baseline(db, run) ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
-		 rpc ? "LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "
-		       "GROUP BY combo_id, phase) m ON m.combo_id = p.combo_id AND m.phase = p.phase "
-		     : "",
-		 flags ? "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase " : "",
-		 o->top ? "s.agg_mbps DESC NULLS LAST LIMIT ?3" : "c.seq, p.phase_order");
-	if (!body.oom) {
-		st_scope_head(db, "run_id = ?1", body.p, &sql);
-		st_strbuf_put(&sql, body.p);
+		 w->baseline ? "ROUND(v.pct_of_limit, 0) AS \"% of limit\", v.verdict, " : "",
+		 w->rpc ? RPC_JOIN : "", w->flags ? FLAGS_JOIN : "");
+}
+
+/* Into b: the table's latency columns, in us: each percentile of ps, then the max. */
+static void pct_columns(const struct st_pcts *ps, struct st_strbuf *b)
+{
+	for (int i = 0; i < ps->n; i++) {
+		char label[40];
+		st_pct_label(ps->q[i], label, sizeof(label));
+		st_strbuf_put(b, "ROUND(");
+		st_json_pct_sql(b, ps->q[i]);
+		st_strbuf_addf(b, " / 1e3, 1) AS \"%s us\", ", label);
 	}
-	if (body.oom)
-		sql.oom = 1;
-	st_strbuf_release(&body);
-	sqlite3_stmt *st = NULL;
-	if (sql.oom || sqlite3_prepare_v2(db, sql.p, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "stcluster: report: %s\n", sql.oom ? "out of memory" : sqlite3_errmsg(db));
+	st_strbuf_put(b, "ROUND(s.lat_max_ns / 1e3, 1) AS \"max us\", ");
+}
+
+/* Into b: the report as JSON rows (sql/schema.json, "report_row"): one
+ * json_object per combination and phase, every key in every run. */
+static void report_json_sql(const struct report_parts *w, const struct st_pcts *ps,
+			    struct st_strbuf *b)
+{
+	st_strbuf_put(b, "SELECT json_object('combo_id', c.combo_id, 'seq', c.seq, "
+			 "'iteration', c.iteration, 'stage', c.stage, 'options', ");
+	st_json_options_phase_sql(b, "c.", w->own ? "p." : NULL);
+	st_strbuf_put(b, ", 'phase', p.phase, 'status', COALESCE(p.status, c.status), "
+			 "'bytes', s.bytes, 'ops', s.ops, 'span_ns', s.span_ns, "
+			 "'bytes_per_s', s.agg_mbps * 1e6, "
+			 "'first_done_bytes_per_s', s.first_done_mbps * 1e6, "
+			 "'min_client_bytes_per_s', s.min_client_mbps * 1e6, "
+			 "'max_client_bytes_per_s', s.max_client_mbps * 1e6, "
+			 "'fairness', s.fairness, 'ops_per_s', s.iops, 'clients', s.clients, "
+			 "'errors', s.errors + COALESCE(s.bad_blocks, 0), "
+			 "'latency_mean_ns', s.lat_mean_ns, 'latency_max_ns', s.lat_max_ns, "
+			 "'latency_percentiles_ns', ");
+	st_json_pcts_sql(b, ps);
+	st_strbuf_put(b, ", 'read_pct', CASE WHEN p.phase IN ('rw', 'randrw') THEN s.read_pct END, "
+			 "'read_bytes_per_s', CASE WHEN p.phase IN ('rw', 'randrw') THEN "
+			 "s.read_mbps * 1e6 END, "
+			 "'write_bytes_per_s', CASE WHEN p.phase IN ('rw', 'randrw') THEN "
+			 "s.write_mbps * 1e6 END, "
+			 "'stalls', (SELECT SUM(i.stall) FROM interval_rank i WHERE i.combo_id = "
+			 "c.combo_id AND i.phase = p.phase), " ST_JSON_CPU("u.") ", "
+			 "'pct_of_limit', v.pct_of_limit, 'verdict', v.verdict, ");
+	st_strbuf_addf(b, "'flags', %s, 'rpc', %s, 'note', " NOTE_SQL ") FROM " FROM_SQL "%s%s" WHERE_SQL,
+		       w->flags ? "fl.flag_text" : "NULL", w->rpc ? "m.mix" : "NULL",
+		       w->rpc ? RPC_JOIN : "", w->flags ? FLAGS_JOIN : "");
+}
+
+/* Into b: the statement of the screen table (screen.h's columns). */
+static void screen_sql(const char *cols, const struct report_parts *w, const struct st_pcts *ps,
+		       struct st_strbuf *b)
+{
+	st_strbuf_addf(b, "SELECT c.seq + 1, %s, %sp.phase, COALESCE(p.status, c.status), s.agg_mbps, "
+			  "s.min_client_mbps, s.max_client_mbps, s.iops, ",
+		       w->iters ? "c.iteration + 1" : "NULL", cols);
+	for (int i = 0; i < ps->n; i++) {
+		st_json_pct_sql(b, ps->q[i]);
+		st_strbuf_put(b, ", ");
+	}
+	st_strbuf_addf(b, "s.lat_max_ns, v.verdict, %s, " NOTE_SQL " FROM " FROM_SQL "%s" WHERE_SQL,
+		       w->flags ? "fl.flag_text" : "NULL", w->flags ? FLAGS_JOIN : "");
+}
+
+int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
+{
+	char run[64], err[ST_ERR_MAX];
+	struct st_pcts ps;
+	if (st_pcts_parse(o->percentiles, &ps, err, sizeof(err))) {
+		fprintf(stderr, "stcluster report: --percentiles: %s\n", err);
+		return 2;
+	}
+	if (o->units && strcmp(o->units, "si") && strcmp(o->units, "iec")) {
+		fprintf(stderr, "stcluster report: --units: unknown value '%s' (one of: si, iec)\n",
+			o->units);
+		return 2;
+	}
+	if (resolve_run(db, o->run, run, sizeof(run)))
+		return 2;
+	/* the best combinations, one row each: sql/queries/top.sql */
+	if (o->top)
+		return st_top_print(db, run, o->phase, o->top, o->format, out);
+	char cols[2048];
+	struct report_parts w;
+	struct st_screen scr = { .run = run, .pcts = &ps, .iec = o->units && !strcmp(o->units, "iec"),
+				 .columns = o->columns, .width = st_screen_width() };
+	report_parts(db, run, &w);
+	option_columns(db, run, w.own, cols, sizeof(cols), scr.opt_names, &scr.nopts);
+	/* the run's rows only (scope.h): the cost is the run's, not the history's */
+	struct st_qparams p = { .scope = "run_id = :run", .run = run, .phase = o->phase };
+	struct st_strbuf sql = { 0 }, pcts = { 0 };
+	int rc;
+	pct_columns(&ps, &pcts);
+	if (o->format == ST_FMT_TABLE && !o->wide) {
+		screen_sql(cols, &w, &ps, &sql);
+		rc = sql.oom || pcts.oom ? -1 : st_screen_print(db, sql.p, &p, &scr, out);
 		st_strbuf_release(&sql);
+		st_strbuf_release(&pcts);
+		return rc < 0 ? 1 : rc;
+	}
+	if (o->format == ST_FMT_JSON)
+		report_json_sql(&w, &ps, &sql);
+	else
+		report_sql(cols, &w, pcts.p ? pcts.p : "", &sql);
+	int oom = pcts.oom;
+	st_strbuf_release(&pcts);
+	sqlite3_stmt *st;
+	rc = st_query_prepare(db, sql.oom || oom ? NULL : sql.p, &p, &st, err, sizeof(err));
+	st_strbuf_release(&sql);
+	if (rc) {
+		fprintf(stderr, "stcluster: report: %s\n", err);
 		return 1;
 	}
-	st_strbuf_release(&sql);
-	sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
-	if (o->phase)
-		sqlite3_bind_text(st, 2, o->phase, -1, SQLITE_TRANSIENT);
-	if (o->top)
-		sqlite3_bind_int(st, 3, o->top);
+	if (o->format == ST_FMT_JSON) {
+		rc = st_print_json_doc(st, "report", run, NULL, 1, out);
+		sqlite3_finalize(st);
+		return rc ? 1 : 0;
+	}
 	char note[1280];
-	snprintf(note, sizeof(note), "run %s; %s; %s%s", run, MBPS_NOTE, ST_CPU_NOTE, rpc ? RPC_NOTE : "");
-	int rc = st_print_rows(st, o->format, note, out);
+	snprintf(note, sizeof(note), "run %s; %s; %s%s", run, MBPS_NOTE, ST_CPU_NOTE,
+		 w.rpc ? RPC_NOTE : "");
+	rc = st_print_rows(st, o->format, note, out);
 	sqlite3_finalize(st);
 	return rc ? 1 : 0;
 }
@@ -181,7 +313,9 @@ int st_report_print(sqlite3 *db, const struct st_report_opts *o, FILE *out)
 int st_cmd_report(const struct st_subargs *a)
 {
 	struct st_report_opts o = { .db = a->db, .run = a->run, .phase = a->phase, .top = a->top,
-				    .format = a->format, .html = a->html };
+				    .format = a->format, .html = a->html,
+				    .percentiles = a->percentiles, .units = a->units,
+				    .columns = a->columns, .wide = a->wide };
 	struct st_store *s = st_subcmd_store(a);
 	if (!s)
 		return 2;
@@ -192,20 +326,16 @@ int st_cmd_report(const struct st_subargs *a)
 }
 
 /* Does table have column? (a store an older stcluster wrote last lacks
- * the later ones, and a reader does not migrate it) */
+ * the later ones, and a reader does not migrate it) Both are names this
+ * file gives, never a user's. */
 static int has_column(sqlite3 *db, const char *table, const char *column)
 {
-	sqlite3_stmt *st;
-	int have = 0;
-	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2", -1,
-			       &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
-	return have;
+	char sql[256], err[ST_ERR_MAX];
+	int64_t v;
+	const struct st_qparams none = { 0 };
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+		 table, column);
+	return st_query_int(db, sql, &none, &v, err, sizeof(err)) > 0 && v > 0;
 }
 
 int st_cmd_runs(const struct st_subargs *a)
@@ -250,11 +380,28 @@ int st_cmd_runs(const struct st_subargs *a)
 		 "ELSE '' END || 'left behind: ' || v.cleanup_, ''), '') AS note "
 		 "FROM v LEFT JOIN n USING (run_id) ORDER BY v.started_at, v.rowid_",
 		 reason, cleanup);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		rc = st_print_rows(st, a->format, NULL, stdout) ? ST_EXIT_FAILURES : ST_EXIT_OK;
+	const struct st_qparams none = { 0 };
+	char err[ST_ERR_MAX], json[3600];
+	if (a->format == ST_FMT_JSON) {
+		/* the rows as json_objects (sql/schema.json, "runs_row") */
+		snprintf(json, sizeof(json),
+			 "SELECT json_object('run_id', run_id, 'started_at', started_at, 'label', label, "
+			 "'hosts', hosts, 'ranks', ranks, 'combos_stored', CAST(substr(combinations, 1, "
+			 "instr(combinations, '/') - 1) AS INTEGER), 'combos_planned', "
+			 "CAST(substr(combinations, instr(combinations, '/') + 1) AS INTEGER), 'ok', ok, "
+			 "'error', error, 'failed', failed, 'skipped', skipped, 'unverified', unverified, "
+			 "'status', status, 'note', note) FROM (%s)",
+			 sql);
+	}
+	if (st_query_prepare(db, a->format == ST_FMT_JSON ? json : sql, &none, &st, err,
+			     sizeof(err)) == 0) {
+		rc = (a->format == ST_FMT_JSON ? st_print_json_doc(st, "runs", NULL, NULL, 1, stdout)
+					       : st_print_rows(st, a->format, NULL, stdout))
+			     ? ST_EXIT_FAILURES
+			     : ST_EXIT_OK;
 		sqlite3_finalize(st);
 	} else {
-		fprintf(stderr, "stcluster: runs: %s\n", sqlite3_errmsg(db));
+		fprintf(stderr, "stcluster: runs: %s\n", err);
 	}
 	st_store_close(s);
 	return rc;

@@ -4,6 +4,7 @@
  */
 #include "scope.h"
 
+#include "../../common/options.h"
 #include "../store/store.h"
 
 #include <ctype.h>
@@ -33,6 +34,44 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
 	yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+/* ", NULL AS <column>" for each combo column this stcluster reads that the
+ * store's combo lacks: a store no run of this version opened (read-only,
+ * it is never migrated) has neither combo.stage (version 8) nor the
+ * columns of the sweep options added since (a run adds them on open). */
+static void combo_missing(sqlite3 *db, struct st_strbuf *b)
+{
+	sqlite3_stmt *st;
+	struct st_strbuf have = ST_STRBUF_INIT;
+	st_strbuf_put(&have, ",");
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('combo')", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		st_strbuf_addf(&have, "%s,", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	for (int i = -1; !have.oom && i < ST_OPT_COUNT; i++) {
+		if (i >= 0 && !(st_options[i].flags & ST_OF_SWEEP))
+			continue;
+		for (int eff = 0; eff < 2; eff++) {
+			char name[96];
+			if (i < 0 && eff)
+				break;
+			if (eff && !(st_options[i].flags & ST_OF_NFS))
+				continue;
+			snprintf(name, sizeof(name), ",%s%s,", i < 0 ? "stage" : st_options[i].name,
+				 eff ? "_eff" : "");
+			if (!strstr(have.p, name))
+				st_strbuf_addf(b, ", NULL AS \"%.*s\"", (int)strlen(name) - 2, name + 1);
+		}
+	}
+	st_strbuf_release(&have);
+}
+
+int st_scope_combo_is_old(sqlite3 *db)
+{
+	return !has_column(db, "combo", "stage");
 }
 
 static int ident(char c)
@@ -135,7 +174,9 @@ void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_s
 			if (!v[i].used && named(sql, v, n, v[i].name, (size_t)v[i].nlen))
 				v[i].used = changed = 1;
 	}
-	st_strbuf_addf(b, "WITH combo AS (SELECT * FROM main.combo WHERE (%s))", combos);
+	st_strbuf_put(b, "WITH combo AS (SELECT *");
+	combo_missing(db, b);
+	st_strbuf_addf(b, " FROM main.combo WHERE (%s))", combos);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name FROM main.sqlite_schema WHERE type = 'table' AND name <> "
@@ -143,12 +184,28 @@ void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_s
 			       -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *t = (const char *)sqlite3_column_text(st, 0);
+			/* a view that is a table in an older store (interval
+			 * before version 9): the table's rows go in the head, and
+			 * the view's text, which reads a table that store has
+			 * not, does not */
+			for (int i = 0; t && i < n; i++)
+				if ((size_t)v[i].nlen == strlen(t) && !strncmp(v[i].name, t, strlen(t)))
+					v[i].used = 0;
 			if (!t || !named(sql, v, n, t, strlen(t)))
 				continue;
+			/* a store no run of this stcluster opened has no phase_run.phase_*
+			 * (a phase's own values, common/phaseopt.h): NULL, the
+			 * combination's, as every phase of it ran */
+			int old = !strcmp(t, "phase_run") && !has_column(db, t, "phase_block");
 			if (has_column(db, t, "combo_id"))
-				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT * FROM main.\"%s\" WHERE combo_id IN "
+				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT *%s FROM main.\"%s\" WHERE combo_id IN "
 						  "(SELECT combo_id FROM combo))",
-					       t, t);
+					       t,
+					       old ? ", NULL AS phase_block, NULL AS phase_direct, NULL AS "
+						     "phase_fsync, NULL AS phase_rwmix, NULL AS phase_runtime, "
+						     "NULL AS phase_ramp"
+						   : "",
+					       t);
 			else if (has_column(db, t, "run_id"))
 				/* run keeps its rowid: the queries take the last run by
 				 * (started_at, rowid) */

@@ -28,4 +28,9 @@
  */
 void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_strbuf *b);
 
+/* 1 when the store's combo lacks columns this stcluster reads (no run of
+ * this version opened it): every statement then goes through the head,
+ * which has them as NULL. */
+int st_scope_combo_is_old(sqlite3 *db);
+
 #endif

@@ -11,7 +11,8 @@
 struct st_store *st_subcmd_store(const struct st_subargs *a)
 {
 	char err[ST_ERR_MAX];
-	if (st_store_check_path(a->db, 0, err, sizeof(err))) {
+	if (st_db_name_check(a->db, err, sizeof(err)) ||
+	    st_store_check_path(a->db, 0, err, sizeof(err))) {
 		fprintf(stderr, "stcluster %s: %s\n", a->cmd, err);
 		return NULL;
 	}

@@ -27,6 +27,10 @@ struct st_subargs {
 	const char *where;     /* --where EXPR, or NULL */
 	int force;	       /* --force: report --html may replace a file it did not write */
 	int window;	       /* --window N: history compares with the N earlier runs (0: all) */
+	const char *percentiles; /* --percentiles LIST, or NULL (report/json.h's default) */
+	const char *units;	 /* --units si|iec, or NULL */
+	const char *columns;	 /* --columns LIST, or NULL */
+	int wide;		 /* --wide */
 	const char *pos[2];    /* positional arguments, in order */
 	int npos;	       /* how many */
 };
@@ -38,6 +42,7 @@ int st_cmd_compare(const struct st_subargs *a); /* report/analysis.c */
 int st_cmd_effects(const struct st_subargs *a); /* report/analysis.c */
 int st_cmd_history(const struct st_subargs *a); /* report/analysis.c */
 int st_cmd_audit(const struct st_subargs *a);   /* report/audit.c */
+int st_cmd_advise(const struct st_subargs *a);  /* report/advise_print.c */
 
 /* The store a->db, checked and opened read-only; NULL after one line on
  * stderr ("stcluster CMD: --db: no store at '...'"). */

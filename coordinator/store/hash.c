@@ -5,50 +5,20 @@
 #include "hash.h"
 
 #include "../../common/util.h"
+#include "db.h"
 #include "digest.h"
+#include "rows.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int exec(sqlite3 *db, const char *sql, char *err, size_t n)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fail(err, n, "store: %s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int query_int(sqlite3 *db, const char *sql, int64_t *out)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	int rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
 /*
  * What each hash covers (digest.h has the serialization):
  *
- *   run.config_hash    the run row's run_config_columns and the run's host
- *                      rows; written when the run begins
+ *   run.config_hash    the run row's columns as the run begins (st_rows_run,
+ *                      store/rows.c, in its order) but its outcome, and the
+ *                      run's host rows; written when the run begins
  *   combo.row_hash     the combination's rows in every table of
  *                      combo_tables; written in the transaction that stores
  *                      the combination, so no combination is ever stored
@@ -102,12 +72,8 @@ static const struct hashed_table run_table = { "run", "run_id", "run_id", 0 };
 static const struct hashed_table host_table = { "host", "run_id", "rank", 0 };
 static const struct hashed_table baseline_table = { "baseline", "run_id", NULL, 0 };
 
-/* The run row: what is fixed when the run begins, and what its end (or an
- * abort, or a resume) sets. */
-static const char *const run_config_columns[] = {
-	"run_id", "started_at", "label", "command", "plan", "engine", "target", "phases",
-	"iterations", "nranks", "nhosts", "combos_planned", "stcluster_version", NULL
-};
+/* The run row's outcome: what its end (or an abort, or a resume) sets.
+ * Its configuration is every other column it begins with. */
 static const char *const run_outcome_columns[] = { "status", "finished_at", "abort_rank",
 						   "abort_reason", "cleanup", NULL };
 static const char *const unhashed_columns[] = { "combo_id", "row_hash", "config_hash",
@@ -163,6 +129,48 @@ static int hq_add_name(struct hq *q, const char *name)
 	return 0;
 }
 
+/* q's column names: cols, those of them the table has, or with cols NULL
+ * every column of the table but the unhashed ones, in cid order. */
+static int hq_columns(sqlite3 *db, struct hq *q, const struct hashed_table *t,
+		      const char *const *cols, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       cols ? "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2"
+				    : "SELECT name FROM pragma_table_info(?1) ORDER BY cid",
+			       -1, &st, NULL) != SQLITE_OK)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, t->table, -1, SQLITE_STATIC);
+	int rc = SQLITE_DONE, oom = 0;
+	/* a column a later version added is absent from an older store
+	 * (read-only): it hashes as NULL there, which is as no field */
+	for (; cols && *cols && !oom; cols++) {
+		sqlite3_bind_text(st, 2, *cols, -1, SQLITE_STATIC);
+		int there = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_reset(st);
+		oom = there && hq_add_name(q, *cols);
+	}
+	while (!cols && !oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		oom = name && !listed(unhashed_columns, name) && hq_add_name(q, name);
+	}
+	sqlite3_finalize(st);
+	if (oom)
+		return st_db_fail(err, n, "store: out of memory");
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+static void put_names(FILE *f, const struct hq *q)
+{
+	for (int i = 0; i < q->ncols; i++) {
+		if (i)
+			fputs(", ", f);
+		put_ident(f, q->names[i]);
+	}
+}
+
 /* cols: the columns, or NULL for every column of the table but the
  * unhashed ones. */
 static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
@@ -170,59 +178,21 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 {
 	q->table = t->table;
 	q->later = t->later;
-	if (cols) {
-		/* a column a later version added is absent from an older store
-		 * (read-only): it hashes as NULL there, which is as no field */
-		sqlite3_stmt *has;
-		if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1,
-				       &has, NULL) != SQLITE_OK)
-			return fail(err, n, "store: %s", sqlite3_errmsg(db));
-		sqlite3_bind_text(has, 1, t->table, -1, SQLITE_STATIC);
-		for (; *cols; cols++) {
-			sqlite3_bind_text(has, 2, *cols, -1, SQLITE_STATIC);
-			int there = sqlite3_step(has) == SQLITE_ROW;
-			sqlite3_reset(has);
-			if (there && hq_add_name(q, *cols)) {
-				sqlite3_finalize(has);
-				return fail(err, n, "store: out of memory");
-			}
-		}
-		sqlite3_finalize(has);
-	} else {
-		sqlite3_stmt *ti;
-		if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1,
-				       &ti, NULL) != SQLITE_OK)
-			return fail(err, n, "store: %s", sqlite3_errmsg(db));
-		sqlite3_bind_text(ti, 1, t->table, -1, SQLITE_STATIC);
-		int rc;
-		while ((rc = sqlite3_step(ti)) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(ti, 0);
-			if (name && !listed(unhashed_columns, name) && hq_add_name(q, name)) {
-				sqlite3_finalize(ti);
-				return fail(err, n, "store: out of memory");
-			}
-		}
-		sqlite3_finalize(ti);
-		if (rc != SQLITE_DONE)
-			return fail(err, n, "store: %s", sqlite3_errmsg(db));
-	}
+	if (hq_columns(db, q, t, cols, err, n))
+		return -1;
 	if (q->ncols == 0 && t->later) {
 		q->absent = 1;
 		return 0;
 	}
 	if (q->ncols == 0)
-		return fail(err, n, "store: table %s is missing", t->table);
+		return st_db_fail(err, n, "store: table %s is missing", t->table);
 	char *sql = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&sql, &len);
 	if (!f)
-		return fail(err, n, "store: out of memory");
+		return st_db_fail(err, n, "store: out of memory");
 	fputs("SELECT ", f);
-	for (int i = 0; i < q->ncols; i++) {
-		if (i)
-			fputs(", ", f);
-		put_ident(f, q->names[i]);
-	}
+	put_names(f, q);
 	fputs(" FROM ", f);
 	put_ident(f, t->table);
 	fputs(" WHERE ", f);
@@ -231,19 +201,15 @@ static int hq_prepare(sqlite3 *db, struct hq *q, const struct hashed_table *t,
 	if (t->order)
 		fputs(t->order, f);
 	else
-		for (int i = 0; i < q->ncols; i++) {
-			if (i)
-				fputs(", ", f);
-			put_ident(f, q->names[i]);
-		}
+		put_names(f, q);
 	if (fclose(f) || !sql) {
 		free(sql);
-		return fail(err, n, "store: out of memory");
+		return st_db_fail(err, n, "store: out of memory");
 	}
 	int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &q->st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
-		return fail(err, n, "store: hashing %s: %s", t->table, sqlite3_errmsg(db));
+		return st_db_fail(err, n, "store: hashing %s: %s", t->table, sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -272,18 +238,33 @@ void st_hasher_free(struct st_hasher *h)
 	free(h);
 }
 
+/* The run's configuration columns: those it begins with but the outcome,
+ * in their order; NULL-terminated, to free (NULL: out of memory). */
+static const char **config_columns(void)
+{
+	const char **cols = calloc((size_t)st_rows_run.ncols + 1, sizeof(*cols));
+	int k = 0;
+	for (int i = 0; cols && i < st_rows_run.ncols; i++)
+		if (!listed(run_outcome_columns, st_rows_run.cols[i].name))
+			cols[k++] = st_rows_run.cols[i].name;
+	return cols;
+}
+
 struct st_hasher *st_hasher_new(sqlite3 *db, char *err, size_t n)
 {
 	struct st_hasher *h = calloc(1, sizeof(*h));
-	if (!h || !(h->d = st_digest_new()) || !(h->r = st_digest_new())) {
-		fail(err, n, "store: out of memory");
+	const char **cfg = config_columns();
+	if (!h || !cfg || !(h->d = st_digest_new()) || !(h->r = st_digest_new())) {
+		st_db_fail(err, n, "store: out of memory");
 		st_hasher_free(h);
+		free(cfg);
 		return NULL;
 	}
-	int bad = hq_prepare(db, &h->config, &run_table, run_config_columns, err, n) ||
+	int bad = hq_prepare(db, &h->config, &run_table, cfg, err, n) ||
 		  hq_prepare(db, &h->outcome, &run_table, run_outcome_columns, err, n) ||
 		  hq_prepare(db, &h->host, &host_table, NULL, err, n) ||
 		  hq_prepare(db, &h->baseline, &baseline_table, NULL, err, n);
+	free(cfg);
 	for (size_t i = 0; !bad && i < ST_ARRAY_LEN(combo_tables); i++)
 		bad = hq_prepare(db, &h->combo[i], &combo_tables[i], NULL, err, n);
 	if (!bad &&
@@ -293,7 +274,7 @@ struct st_hasher *st_hasher_new(sqlite3 *db, char *err, size_t n)
 	     sqlite3_prepare_v3(db,
 				"SELECT config_hash, baseline_hash, result_hash FROM run WHERE run_id = ?1",
 				-1, SQLITE_PREPARE_PERSISTENT, &h->hashes, NULL) != SQLITE_OK))
-		bad = fail(err, n, "store: %s", sqlite3_errmsg(db));
+		bad = st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
 	if (bad) {
 		st_hasher_free(h);
 		return NULL;
@@ -326,8 +307,8 @@ static int hq_digest(struct st_digest *d, struct hq *q, const char *text, int64_
 		k++;
 	}
 	if (rc != SQLITE_DONE)
-		fail(err, n, "store: hashing %s: %s", q->table,
-		     sqlite3_errmsg(sqlite3_db_handle(q->st)));
+		st_db_fail(err, n, "store: hashing %s: %s", q->table,
+			   sqlite3_errmsg(sqlite3_db_handle(q->st)));
 	sqlite3_reset(q->st);
 	sqlite3_clear_bindings(q->st);
 	if (rows)
@@ -337,14 +318,15 @@ static int hq_digest(struct st_digest *d, struct hq *q, const char *text, int64_
 
 static int finish(struct st_digest *d, char hex[ST_HASH_HEX], char *err, size_t n)
 {
-	return st_digest_finish(d, hex) ? fail(err, n, "store: SHA-256 (libcrypto) failed") : 0;
+	return st_digest_finish(d, hex) ? st_db_fail(err, n, "store: SHA-256 (libcrypto) failed")
+					: 0;
 }
 
 int st_hash_config(struct st_hasher *h, const char *run_id, char hex[ST_HASH_HEX],
 		   int64_t *hosts, char *err, size_t n)
 {
 	if (st_digest_start(h->d, "config"))
-		return fail(err, n, "store: SHA-256 (libcrypto) failed");
+		return st_db_fail(err, n, "store: SHA-256 (libcrypto) failed");
 	if (hq_digest(h->d, &h->config, run_id, 0, NULL, err, n) ||
 	    hq_digest(h->d, &h->host, run_id, 0, hosts, err, n))
 		return -1;
@@ -355,7 +337,7 @@ int st_hash_baselines(struct st_hasher *h, const char *run_id, char hex[ST_HASH_
 		      int64_t *rows, char *err, size_t n)
 {
 	if (st_digest_start(h->d, "baselines"))
-		return fail(err, n, "store: SHA-256 (libcrypto) failed");
+		return st_db_fail(err, n, "store: SHA-256 (libcrypto) failed");
 	if (hq_digest(h->d, &h->baseline, run_id, 0, rows, err, n))
 		return -1;
 	return finish(h->d, hex, err, n);
@@ -365,7 +347,7 @@ int st_hash_combo(struct st_hasher *h, int64_t combo_id, char hex[ST_HASH_HEX], 
 		  size_t n)
 {
 	if (st_digest_start(h->d, "combination"))
-		return fail(err, n, "store: SHA-256 (libcrypto) failed");
+		return st_db_fail(err, n, "store: SHA-256 (libcrypto) failed");
 	for (size_t i = 0; i < ST_ARRAY_LEN(combo_tables); i++)
 		if (hq_digest(h->d, &h->combo[i], NULL, combo_id, NULL, err, n))
 			return -1;
@@ -387,7 +369,7 @@ static int result_begin(struct st_hasher *h, const char *run_id, const char *bas
 			char *err, size_t n)
 {
 	if (st_digest_start(h->r, "result"))
-		return fail(err, n, "store: SHA-256 (libcrypto) failed");
+		return st_db_fail(err, n, "store: SHA-256 (libcrypto) failed");
 	if (hq_digest(h->r, &h->outcome, run_id, 0, NULL, err, n))
 		return -1;
 	hash_field(h->r, baseline_hex);
@@ -427,7 +409,7 @@ int st_hash_stored(struct st_hasher *h, const char *run_id, char cfg[ST_HASH_HEX
 		column_hex(h->hashes, 1, base);
 		column_hex(h->hashes, 2, res);
 	} else if (rc != SQLITE_DONE) {
-		fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(h->hashes)));
+		st_db_fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(h->hashes)));
 	}
 	sqlite3_reset(h->hashes);
 	sqlite3_clear_bindings(h->hashes);
@@ -445,7 +427,7 @@ int st_hash_set(sqlite3_stmt *q, const char *text, int64_t key, const char *hex,
 	sqlite3_bind_text(q, 2, hex, -1, SQLITE_TRANSIENT);
 	int rc = sqlite3_step(q);
 	if (rc != SQLITE_DONE)
-		fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(q)));
+		st_db_fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(q)));
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -466,7 +448,7 @@ int st_hash_refresh_result(struct st_hasher *h, sqlite3_stmt *set_result, const 
 		result_add(h, sqlite3_column_int64(h->list, 1), hex);
 	}
 	if (rc != SQLITE_DONE)
-		fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(h->list)));
+		st_db_fail(err, n, "store: %s", sqlite3_errmsg(sqlite3_db_handle(h->list)));
 	sqlite3_reset(h->list);
 	sqlite3_clear_bindings(h->list);
 	char hex[ST_HASH_HEX];
@@ -514,6 +496,70 @@ static int run_text_int(sqlite3 *db, const char *sql, const char *run_id, char *
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* What the combinations' items found: how many, and the seqs none was
+ * stored for ("3, 4, ..."). */
+struct audit_seqs {
+	int64_t combos, gaps;
+	char gap_text[160];
+};
+
+/* An item per combination, in seq order, each also added to the result
+ * hash begun in h->r. */
+static int audit_combos(struct st_hasher *h, sqlite3 *db, const char *run_id, struct st_audit *a,
+			struct audit_seqs *q, char *err, size_t n)
+{
+	int64_t next = 0;
+	int rc, bad = 0;
+	sqlite3_bind_text(h->list, 1, run_id, -1, SQLITE_TRANSIENT);
+	while (!bad && (rc = sqlite3_step(h->list)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(h->list, 1);
+		char stored[ST_HASH_HEX], hex[ST_HASH_HEX];
+		column_hex(h->list, 2, stored);
+		if (st_hash_combo(h, sqlite3_column_int64(h->list, 0), hex, err, n)) {
+			bad = 1;
+			break;
+		}
+		if (!audit_add(a, "combination", seq, stored, hex)) {
+			bad = st_db_fail(err, n, "audit: out of memory");
+			break;
+		}
+		result_add(h, seq, hex);
+		/* seqs are stored in order from 0: a hole is a combination removed */
+		for (; next < seq; next++, q->gaps++) {
+			size_t l = strlen(q->gap_text);
+			if (q->gaps < 8)
+				snprintf(q->gap_text + l, sizeof(q->gap_text) - l, "%s%lld",
+					 q->gaps ? ", " : "", (long long)next);
+			else if (q->gaps == 8)
+				snprintf(q->gap_text + l, sizeof(q->gap_text) - l, ", ...");
+		}
+		next = seq + 1;
+		q->combos++;
+	}
+	if (!bad && rc != SQLITE_DONE)
+		bad = st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
+	sqlite3_reset(h->list);
+	sqlite3_clear_bindings(h->list);
+	return bad ? -1 : 0;
+}
+
+/* The result item's note: the status, the combinations, the missing ones. */
+static void result_note(struct st_audit_item *it, sqlite3 *db, const char *run_id,
+			const struct audit_seqs *q)
+{
+	char status[32] = "";
+	int64_t planned = 0;
+	run_text_int(db, "SELECT status, combos_planned FROM run WHERE run_id = ?1", run_id, status,
+		     sizeof(status), &planned);
+	size_t l = (size_t)snprintf(it->note, sizeof(it->note), "status %s, %lld combination%s",
+				    status, (long long)q->combos, q->combos == 1 ? "" : "s");
+	if (q->gaps)
+		l += (size_t)snprintf(it->note + l, sizeof(it->note) - l,
+				      "; none stored for seq %s", q->gap_text);
+	if (strcmp(status, "complete") == 0 && q->combos < planned && l < sizeof(it->note))
+		snprintf(it->note + l, sizeof(it->note) - l, "; %lld planned", (long long)planned);
+}
+
 /* The items, in one read transaction (SAVEPOINT: also inside a caller's). */
 static int audit_run(struct st_hasher *h, sqlite3 *db, const char *run_id, struct st_audit *a,
 		     char *err, size_t n)
@@ -525,11 +571,11 @@ static int audit_run(struct st_hasher *h, sqlite3 *db, const char *run_id, struc
 	if (st_hash_stored(h, run_id, cfg, base, res, &found, err, n))
 		return -1;
 	if (!found)
-		return fail(err, n, "no run '%s' in the store", run_id);
+		return st_db_fail(err, n, "no run '%s' in the store", run_id);
 	if (run_text_int(db,
 			 "SELECT NULL, COUNT(*) FROM combo WHERE run_id = ?1 AND row_hash IS NOT NULL",
 			 run_id, NULL, 0, &with_hash))
-		return fail(err, n, "store: %s", sqlite3_errmsg(db));
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
 	a->hashed = cfg[0] || base[0] || res[0] || with_hash;
 	if (!a->hashed)
 		return 0;
@@ -537,67 +583,25 @@ static int audit_run(struct st_hasher *h, sqlite3 *db, const char *run_id, struc
 	if (st_hash_config(h, run_id, hex, &rows, err, n))
 		return -1;
 	if (!(it = audit_add(a, "config", -1, cfg, hex)))
-		return fail(err, n, "audit: out of memory");
+		return st_db_fail(err, n, "audit: out of memory");
 	snprintf(it->note, sizeof(it->note), "the run's configuration and %lld host row%s",
 		 (long long)rows, rows == 1 ? "" : "s");
 	if (st_hash_baselines(h, run_id, base_now, &rows, err, n))
 		return -1;
 	if (!(it = audit_add(a, "baselines", -1, base, base_now)))
-		return fail(err, n, "audit: out of memory");
+		return st_db_fail(err, n, "audit: out of memory");
 	snprintf(it->note, sizeof(it->note), "%lld baseline row%s", (long long)rows,
 		 rows == 1 ? "" : "s");
 
 	/* every combination, and the result hash over the recomputed ones */
-	if (result_begin(h, run_id, base_now, err, n))
-		return -1;
-	int64_t combos = 0, next = 0, gaps = 0;
-	char gap_text[160] = "";
-	int rc, bad = 0;
-	sqlite3_bind_text(h->list, 1, run_id, -1, SQLITE_TRANSIENT);
-	while (!bad && (rc = sqlite3_step(h->list)) == SQLITE_ROW) {
-		int64_t seq = sqlite3_column_int64(h->list, 1);
-		char stored[ST_HASH_HEX];
-		column_hex(h->list, 2, stored);
-		if (st_hash_combo(h, sqlite3_column_int64(h->list, 0), hex, err, n)) {
-			bad = 1;
-			break;
-		}
-		if (!audit_add(a, "combination", seq, stored, hex)) {
-			bad = fail(err, n, "audit: out of memory");
-			break;
-		}
-		result_add(h, seq, hex);
-		/* seqs are stored in order from 0: a hole is a combination removed */
-		for (; next < seq; next++, gaps++) {
-			size_t l = strlen(gap_text);
-			if (gaps < 8)
-				snprintf(gap_text + l, sizeof(gap_text) - l, "%s%lld", gaps ? ", " : "",
-					 (long long)next);
-			else if (gaps == 8)
-				snprintf(gap_text + l, sizeof(gap_text) - l, ", ...");
-		}
-		next = seq + 1;
-		combos++;
-	}
-	if (!bad && rc != SQLITE_DONE)
-		bad = fail(err, n, "store: %s", sqlite3_errmsg(db));
-	sqlite3_reset(h->list);
-	sqlite3_clear_bindings(h->list);
-	if (bad || finish(h->r, hex, err, n))
+	struct audit_seqs q = { 0 };
+	if (result_begin(h, run_id, base_now, err, n) || audit_combos(h, db, run_id, a, &q, err,
+								      n) ||
+	    finish(h->r, hex, err, n))
 		return -1;
 	if (!(it = audit_add(a, "result", -1, res, hex)))
-		return fail(err, n, "audit: out of memory");
-	char status[32] = "";
-	int64_t planned = 0;
-	run_text_int(db, "SELECT status, combos_planned FROM run WHERE run_id = ?1", run_id, status,
-		     sizeof(status), &planned);
-	size_t l = (size_t)snprintf(it->note, sizeof(it->note), "status %s, %lld combination%s",
-				    status, (long long)combos, combos == 1 ? "" : "s");
-	if (gaps)
-		l += (size_t)snprintf(it->note + l, sizeof(it->note) - l,
-				      "; none stored for seq %s", gap_text);
-	if (strcmp(status, "complete") == 0 && combos < planned && l < sizeof(it->note))
-		snprintf(it->note + l, sizeof(it->note) - l, "; %lld planned", (long long)planned);
+		return st_db_fail(err, n, "audit: out of memory");
+	result_note(it, db, run_id, &q);
 	return 0;
 }
 
@@ -607,11 +611,11 @@ int st_hash_audit(struct st_hasher **hp, sqlite3 *db, const char *run_id, struct
 	memset(a, 0, sizeof(*a));
 	int64_t have = 0;
 	/* a store of schema version 1 (opened read-only, not migrated) */
-	if (query_int(db,
-		      "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'config_hash'",
-		      &have))
-		return fail(err, n, "store: %s", sqlite3_errmsg(db));
-	if (exec(db, "SAVEPOINT st_audit", err, n))
+	if (st_db_query_int(db,
+			    "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'config_hash'",
+			    &have))
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(db));
+	if (st_db_exec(db, "SAVEPOINT st_audit", err, n))
 		return -1;
 	int rc = 0;
 	if (have && !*hp && !(*hp = st_hasher_new(db, err, n)))
@@ -623,7 +627,7 @@ int st_hash_audit(struct st_hasher **hp, sqlite3 *db, const char *run_id, struct
 		run_text_int(db, "SELECT NULL, COUNT(*) FROM run WHERE run_id = ?1", run_id, NULL,
 			     0, &runs);
 		if (!runs)
-			rc = fail(err, n, "no run '%s' in the store", run_id);
+			rc = st_db_fail(err, n, "no run '%s' in the store", run_id);
 	}
 	sqlite3_exec(db, "RELEASE st_audit", NULL, NULL, NULL);
 	if (rc)

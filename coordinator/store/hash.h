@@ -1,6 +1,6 @@
 /*
- * hash.h - the store's hashes of its own rows (private to store/: store.c
- * writes them in the transactions that write the rows, st_store_audit
+ * hash.h - the store's hashes of its own rows (private to store/: the writers
+ * write them in the transactions that write the rows, st_store_audit
  * recomputes them). What each hash covers is listed in hash.c.
  *
  * A hasher holds the statements that read each hashed table, prepared
@@ -10,8 +10,8 @@
 #ifndef ST_HASH_H
 #define ST_HASH_H
 
+#include "audit.h"
 #include "digest.h"
-#include "store.h"
 
 #include <sqlite3.h>
 #include <stddef.h>

@@ -31,9 +31,35 @@ static off_t run_byte(const char *run_id)
 	return (off_t)(h & ((1ULL << 40) - 1));
 }
 
-static int lock_path(const char *db_path, char *out, size_t n)
+/* The lock file of the store at db_path: DIR/.stcluster-INO.live, DIR the
+ * directory of the store's file after resolving every link, INO its inode.
+ * So every spelling of the store (a symlink, ./, //, .., a bind mount of
+ * its directory, a second hard link beside it) finds the one lock file,
+ * and a store copied or put in its place (another inode) finds another.
+ * The device is that of DIR (st_dev is not the same on two NFS clients;
+ * the inode, the server's file id, is). 0 with out; 1 when there is no
+ * store at db_path; -1 with err. */
+static int lock_path(const char *db_path, char *out, size_t n, char *err, size_t en)
 {
-	return snprintf(out, n, "%s.live", db_path) >= (int)n ? -1 : 0;
+	char *real = realpath(db_path, NULL);
+	struct stat st;
+	if (!real || stat(real, &st)) {
+		int e = errno;
+		free(real);
+		if (e == ENOENT)
+			return 1;
+		snprintf(err, en, "store: cannot resolve '%s': %s", db_path, strerror(e));
+		return -1;
+	}
+	char *slash = strrchr(real, '/'); /* realpath's answer is absolute */
+	*slash = 0;
+	int w = snprintf(out, n, "%s/.stcluster-%llu.live", real, (unsigned long long)st.st_ino);
+	free(real);
+	if (w < 0 || (size_t)w >= n) {
+		snprintf(err, en, "store: path too long");
+		return -1;
+	}
+	return 0;
 }
 
 static int set_lock(int fd, int cmd, short type, off_t at, off_t len)
@@ -47,8 +73,14 @@ int st_live_hold(const char *db_path, const char *run_id, struct st_live **out, 
 {
 	struct st_live *l = calloc(1, sizeof(*l));
 	*out = NULL;
-	if (!l || lock_path(db_path, l->path, sizeof(l->path))) {
-		snprintf(err, n, "store: %s", l ? "path too long" : "out of memory");
+	if (!l) {
+		snprintf(err, n, "store: out of memory");
+		return -1;
+	}
+	int where = lock_path(db_path, l->path, sizeof(l->path), err, n);
+	if (where) {
+		if (where == 1)
+			snprintf(err, n, "store: '%s' is gone", db_path);
 		free(l);
 		return -1;
 	}
@@ -99,10 +131,9 @@ void st_live_release(struct st_live *l)
 int st_live_check(const char *db_path, const char *run_id, char *err, size_t n)
 {
 	char path[4096];
-	if (lock_path(db_path, path, sizeof(path))) {
-		snprintf(err, n, "store: path too long");
-		return -1;
-	}
+	int where = lock_path(db_path, path, sizeof(path), err, n);
+	if (where)
+		return where == 1 ? 0 : -1; /* no store: no run of it is live */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)

@@ -1,9 +1,11 @@
 /*
  * live.h - is a run whose row says "running" still running? Rank 0 of
- * every run holds a write lock on one byte of the file PATH.live beside
- * the store (an open file description lock, F_OFD_SETLK), at an offset
- * that follows from the run id, from before the run's row is written
- * until the process ends. The kernel drops the lock when the process
+ * every run holds a write lock on one byte of the store's lock file (an
+ * open file description lock, F_OFD_SETLK), at an offset that follows from
+ * the run id, from before the run's row is written until the process ends.
+ * The lock file is known by the store's file, not by how --db spells it:
+ * .stcluster-INO.live in the directory of the store's file after every
+ * link is resolved, INO the file's inode (live.c). The kernel drops the lock when the process
  * ends, however it ends (SIGKILL, out of memory); on NFS the server does,
  * as for the locks SQLite itself relies on, so a reader on another host
  * sees it too. A stopped rank 0 (SIGSTOP) still holds it: the other ranks
@@ -21,16 +23,16 @@
 
 struct st_live;
 
-/* Hold the lock of run_id beside the store at db_path: 0 with *out;
- * 1 when another process holds it (the run is live); -1 with err. */
+/* Hold the lock of run_id of the store at db_path, which exists: 0 with
+ * *out; 1 when another process holds it (the run is live); -1 with err. */
 int st_live_hold(const char *db_path, const char *run_id, struct st_live **out, char *err,
 		 size_t n);
 
 /* Let it go (the file goes with the last holder). Accepts NULL. */
 void st_live_release(struct st_live *l);
 
-/* Does a process hold the lock of run_id? 1 yes, 0 no (no file: no live
- * run), -1 when it cannot be told (err). Opens the file read-only; writes
+/* Does a process hold the lock of run_id? 1 yes, 0 no (no lock file, or
+ * no store: no live run), -1 when it cannot be told (err). Opens the file read-only; writes
  * nothing. */
 int st_live_check(const char *db_path, const char *run_id, char *err, size_t n);
 

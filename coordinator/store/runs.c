@@ -29,11 +29,14 @@ int st_run_resolve(sqlite3 *db, const char *want, char *id, size_t n, char *err,
 		return -1;
 	}
 	sqlite3_stmt *st;
-	/* a prefix by substr, not LIKE: '_' and '%' in the text mean themselves */
+	/* a prefix by substr, not LIKE: '_' and '%' in the text mean themselves;
+	 * the range bounds it in the key's index (U+10FFFF sorts after every
+	 * other character), so it reads the ids that match, not every run's */
 	const char *sql = back >= 0 ? "SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC "
 				      "LIMIT 1 OFFSET ?1"
-				    : "SELECT run_id FROM run WHERE substr(run_id, 1, length(?1)) = ?1 "
-				      "ORDER BY run_id LIMIT 2";
+				    : "SELECT run_id FROM run WHERE run_id >= ?1 AND "
+				      "run_id < ?1 || char(1114111) AND "
+				      "substr(run_id, 1, length(?1)) = ?1 ORDER BY run_id LIMIT 2";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errn, "%s", sqlite3_errmsg(db));
 		return -1;

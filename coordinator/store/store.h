@@ -17,13 +17,16 @@
 
 #include "../../common/options.h"
 #include "../../common/wire.h"
+#include "audit.h"
 #include "digest.h"
+#include "output.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#define ST_SCHEMA_VERSION 7
+#define ST_SCHEMA_VERSION 9
 
 /*
  * The words run.status and combo.status hold. They are in users' stores,
@@ -40,6 +43,12 @@
 #define ST_COMBO_SKIPPED "skipped"    /* no phase of it can run (why: the message) */
 
 struct st_store;
+
+/* Prints the report of the run run_id of store s to out, returning an exit
+ * status: what a run prints when it ends. report/ has it; main.c hands it to
+ * the job (job/job.h), so that job/ depends on no read-only subcommand. */
+typedef int st_run_report_fn(struct st_store *s, const char *run_id, int summary, enum st_format f,
+			     FILE *out);
 
 /*
  * Check, without creating or changing anything, that path can be used as a
@@ -96,6 +105,21 @@ int st_store_resume_plan(const char *path, const char *id_or_prefix, char *run_i
 int st_store_stored_seqs(struct st_store *s, const char *run_id, uint64_t total,
 			 unsigned char **stored, char *err, size_t n);
 
+/* --search halving: the combinations stage `stage` of the run measured,
+ * best first (ties: the lower matrix index), at most max of them into out:
+ * score is the geometric mean over the phases of the best aggregate figure
+ * (MB/s; op/s for a metadata phase) of the combination's runs in the
+ * stages up to this one (load only slows a run: its best run is the one
+ * least slowed; every combination ranked has as many runs of each length);
+ * -1 for a combination with a run that did not go well (failed, skipped,
+ * error), which ranks after every measured one. The count, or -1 with err. */
+struct st_stage_rank {
+	uint32_t index;
+	double score;
+};
+int64_t st_store_stage_ranking(struct st_store *s, const char *run_id, int stage,
+			       struct st_stage_rank *out, uint64_t max, char *err, size_t n);
+
 /* The baseline rows the run has stored (-1: the store cannot say). */
 int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
 
@@ -119,6 +143,9 @@ struct st_abort_mark *st_store_abort_mark_open(const char *path, const char *run
 					       size_t n);
 int st_store_abort_mark(struct st_abort_mark *m, int rank, const char *reason, char *err,
 			size_t n);
+/* What the ranks left behind on the target as an aborted run ended, in
+ * run.cleanup (with the result hash that covers it). 0 or -1 with err. */
+int st_store_abort_cleanup(struct st_abort_mark *m, const char *cleanup, char *err, size_t n);
 void st_store_abort_mark_close(struct st_abort_mark *m);
 
 /* A run's combinations by outcome (the run_summary view's counts: ok,
@@ -168,29 +195,7 @@ struct st_combo_record {
 /* Store one combination with every rank's facts in one transaction. */
 int st_store_combo(struct st_store *s, const struct st_combo_record *c, char *err, size_t n);
 
-/* ---- audit: the stored hashes of one run against its rows ---- */
-
-enum st_audit_state {
-	ST_AUDIT_OK,	  /* the stored hash is the hash of the rows */
-	ST_AUDIT_DIFFERS, /* it is not: the rows (or the hash) were altered */
-	ST_AUDIT_MISSING, /* no hash stored, in a run that has hashes */
-};
-
-struct st_audit_item {
-	const char *what; /* "config", "baselines", "combination", "result" */
-	int64_t seq;	  /* combination: its combo.seq (0-based); else -1 */
-	enum st_audit_state state;
-	char stored[ST_HASH_HEX];   /* hex, "" when none is stored */
-	char computed[ST_HASH_HEX]; /* hex, recomputed from the rows */
-	char note[256];	   /* what was covered, or what may explain a difference */
-};
-
-struct st_audit {
-	int hashed;  /* 0: no hashes stored (the run was written by an older stcluster) */
-	int altered; /* items not ST_AUDIT_OK */
-	size_t n;
-	struct st_audit_item *items; /* config, baselines, each combination by seq, result */
-};
+/* ---- audit: the stored hashes of one run against its rows (audit.h) ---- */
 
 /* Recompute every hash of run `run_id` (a resolved id) in one read
  * transaction (a run being written is seen at one commit) and compare them
@@ -198,7 +203,6 @@ struct st_audit {
  * version 1 (hashed = 0). 0, or -1 with err; free with st_audit_free. */
 int st_store_audit(struct st_store *s, const char *run_id, struct st_audit *a, char *err,
 		   size_t n);
-void st_audit_free(struct st_audit *a);
 
 /* Embedded SQL text (generated from sql/ at build time). */
 extern const char st_sql_schema[];

@@ -18,6 +18,9 @@
 --   change_pct          100 (b_mbps - a_mbps) / a_mbps
 -- `stcluster compare` adds the 95 % intervals, Welch's p and the verdict.
 --
+-- A phase with values of its own (a [phase] section) is compared only
+-- with the same phase at the same values: one row per value it ran with.
+--
 -- Every sweep option is listed in `config` below (tests/mpi/t_analysis.sh
 -- checks that none is missing).
 WITH k AS (
@@ -26,23 +29,29 @@ WITH k AS (
 	                  "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
 	                  "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size",
 	                  "fanout", "layout", "access", "rwmix", "runtime", "ramp", "stonewall",
-	                  "rwsize", "set") AS config
+	                  "rwsize", "set", "dir-mode", "depth") AS config
 	FROM combo c
 	WHERE c.run_id IN (:run_a, :run_b)
 ), x AS (
+	-- pconfig: with the values the phase ran with (a [phase] section's own):
+	-- a phase is compared only with the same work
 	SELECT k.config, k.run_id, p.phase, p.phase_order,
-	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS y
+	       json_array(k.config, COALESCE(p.phase_block, k."block"),
+	                  COALESCE(p.phase_direct, k."direct"), COALESCE(p.phase_fsync, k."fsync"),
+	                  COALESCE(p.phase_rwmix, k."rwmix"), COALESCE(p.phase_runtime, k."runtime"),
+	                  COALESCE(p.phase_ramp, k."ramp")) AS pconfig,
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM k
 	JOIN phase_run p ON p.combo_id = k.combo_id
 	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
 	WHERE :phase IS NULL OR p.phase = :phase
 ), g AS (
-	SELECT config, run_id, phase, phase_order,
+	SELECT config, pconfig, run_id, phase, phase_order,
 	       COUNT(y) AS n, COUNT(*) - COUNT(y) AS failed, AVG(y) AS mbps,
 	       CASE WHEN COUNT(y) > 1
 	            THEN sqrt(MAX(0.0, (TOTAL(y * y) - TOTAL(y) * TOTAL(y) / COUNT(y)) / (COUNT(y) - 1))) END AS sd
 	FROM x
-	GROUP BY config, run_id, phase
+	GROUP BY config, pconfig, run_id, phase
 ), shared AS (
 	SELECT config FROM k WHERE run_id = :run_a
 	INTERSECT
@@ -52,7 +61,7 @@ WITH k AS (
 	SELECT k.* FROM k JOIN shared USING (config)
 	WHERE k.run_id = :run_a AND k.seq = (SELECT MIN(seq) FROM k AS o WHERE o.run_id = :run_a AND o.config = k.config)
 ), ph AS (
-	SELECT DISTINCT config, phase, phase_order FROM g JOIN shared USING (config)
+	SELECT DISTINCT config, pconfig, phase, phase_order FROM g JOIN shared USING (config)
 )
 SELECT o.*, ph.phase, ph.phase_order,
        COALESCE(a.n, 0) AS a_n, a.mbps AS a_mbps, a.sd AS a_sd, COALESCE(a.failed, 0) AS a_failed,
@@ -60,6 +69,6 @@ SELECT o.*, ph.phase, ph.phase_order,
        100.0 * (b.mbps - a.mbps) / NULLIF(a.mbps, 0) AS change_pct
 FROM ph
 JOIN a_combo o ON o.config = ph.config
-LEFT JOIN g a ON a.config = ph.config AND a.phase = ph.phase AND a.run_id = :run_a
-LEFT JOIN g b ON b.config = ph.config AND b.phase = ph.phase AND b.run_id = :run_b
+LEFT JOIN g a ON a.pconfig = ph.pconfig AND a.phase = ph.phase AND a.run_id = :run_a
+LEFT JOIN g b ON b.pconfig = ph.pconfig AND b.phase = ph.phase AND b.run_id = :run_b
 ORDER BY ph.phase_order, o.matrix_index

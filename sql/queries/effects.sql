@@ -27,6 +27,16 @@
 --   option (or of either option of the pair): there is nothing to compare
 -- A full matrix is balanced; when combinations failed, the departures are
 -- those of the cells that remain.
+-- Tied options are one factor: when each level of option B goes with one
+-- level of option A in every combination of the run, A is left out (it is
+-- B's factor under another name: rsize and wsize with --rwsize, the options
+-- a --set gives beside set); of two that decide each other, the later in
+-- the options table (rwsize, set) stays.
+--
+-- A phase with values of its own (a [phase] section of the plan: block,
+-- direct, fsync, rwmix, runtime, ramp) is analysed with them: those arms
+-- of `lv` are per combination and phase (view phase_value), the others
+-- per combination (phase NULL: every phase of it).
 --
 -- Every sweep option is one arm of `lv` below (tests/mpi/t_analysis.sh
 -- checks that none is missing); sizes read as 4k, 1m (binary units).
@@ -34,7 +44,7 @@ WITH r AS (
 	SELECT COALESCE(:run, (SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 1)) AS run_id
 ), y AS (
 	SELECT s.combo_id, s.phase, s.phase_order,
-	       CASE WHEN s.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END AS y,
+	       CASE WHEN s.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END AS y,
 	       u.client_cpu_pct AS ccpu, u.client_cpu_us_per_mb AS ccpm,
 	       u.server_cpu_pct AS scpu, u.server_cpu_us_per_mb AS scpm
 	FROM phase_summary s JOIN r ON r.run_id = s.run_id
@@ -42,50 +52,74 @@ WITH r AS (
 	WHERE s.status = 'ok' AND s.agg_mbps IS NOT NULL AND (:phase IS NULL OR s.phase = :phase)
 ), c AS (
 	SELECT k.* FROM combo k JOIN r ON r.run_id = k.run_id
+), pc AS (
+	-- the options a phase may have of its own ([phase] sections): its
+	-- values, one row per combination and phase (view phase_value)
+	SELECT pv.* FROM phase_value pv JOIN c ON c.combo_id = pv.combo_id
 ), lv AS (
 	SELECT combo_id, 1 AS ord, 'block' AS factor,
-	       CASE WHEN "block" % 1099511627776 = 0 THEN ("block" / 1099511627776) || 't' WHEN "block" % 1073741824 = 0 THEN ("block" / 1073741824) || 'g' WHEN "block" % 1048576 = 0 THEN ("block" / 1048576) || 'm' WHEN "block" % 1024 = 0 THEN ("block" / 1024) || 'k' ELSE CAST("block" AS TEXT) END AS level, "block" AS level_key FROM c
+	       CASE WHEN "block" % 1099511627776 = 0 THEN ("block" / 1099511627776) || 't' WHEN "block" % 1073741824 = 0 THEN ("block" / 1073741824) || 'g' WHEN "block" % 1048576 = 0 THEN ("block" / 1048576) || 'm' WHEN "block" % 1024 = 0 THEN ("block" / 1024) || 'k' ELSE CAST("block" AS TEXT) END AS level, "block" AS level_key, phase AS phase FROM pc
 	UNION ALL SELECT combo_id, 2, 'size', 
-	       CASE WHEN "size" % 1099511627776 = 0 THEN ("size" / 1099511627776) || 't' WHEN "size" % 1073741824 = 0 THEN ("size" / 1073741824) || 'g' WHEN "size" % 1048576 = 0 THEN ("size" / 1048576) || 'm' WHEN "size" % 1024 = 0 THEN ("size" / 1024) || 'k' ELSE CAST("size" AS TEXT) END, "size" FROM c
-	UNION ALL SELECT combo_id, 3, 'threads', CAST("threads" AS TEXT), "threads" FROM c
-	UNION ALL SELECT combo_id, 4, 'direct', CAST("direct" AS TEXT), "direct" FROM c
-	UNION ALL SELECT combo_id, 5, 'fsync', CAST("fsync" AS TEXT), "fsync" FROM c
-	UNION ALL SELECT combo_id, 6, 'reorder', CAST("reorder" AS TEXT), "reorder" FROM c
-	UNION ALL SELECT combo_id, 7, 'bind', CAST("bind" AS TEXT), "bind" FROM c
-	UNION ALL SELECT combo_id, 8, 'data', CAST("data" AS TEXT), "data" FROM c
-	UNION ALL SELECT combo_id, 9, 'vers', CAST("vers" AS TEXT), "vers" FROM c
-	UNION ALL SELECT combo_id, 10, 'proto', CAST("proto" AS TEXT), "proto" FROM c
+	       CASE WHEN "size" % 1099511627776 = 0 THEN ("size" / 1099511627776) || 't' WHEN "size" % 1073741824 = 0 THEN ("size" / 1073741824) || 'g' WHEN "size" % 1048576 = 0 THEN ("size" / 1048576) || 'm' WHEN "size" % 1024 = 0 THEN ("size" / 1024) || 'k' ELSE CAST("size" AS TEXT) END, "size", NULL FROM c
+	UNION ALL SELECT combo_id, 3, 'threads', CAST("threads" AS TEXT), "threads", NULL FROM c
+	UNION ALL SELECT combo_id, 4, 'direct', CAST("direct" AS TEXT), "direct", phase FROM pc
+	UNION ALL SELECT combo_id, 5, 'fsync', CAST("fsync" AS TEXT), "fsync", phase FROM pc
+	UNION ALL SELECT combo_id, 6, 'reorder', CAST("reorder" AS TEXT), "reorder", NULL FROM c
+	UNION ALL SELECT combo_id, 7, 'bind', CAST("bind" AS TEXT), "bind", NULL FROM c
+	UNION ALL SELECT combo_id, 8, 'data', CAST("data" AS TEXT), "data", NULL FROM c
+	UNION ALL SELECT combo_id, 9, 'vers', CAST("vers" AS TEXT), "vers", NULL FROM c
+	UNION ALL SELECT combo_id, 10, 'proto', CAST("proto" AS TEXT), "proto", NULL FROM c
 	UNION ALL SELECT combo_id, 11, 'rsize', 
-	       CASE WHEN "rsize" % 1099511627776 = 0 THEN ("rsize" / 1099511627776) || 't' WHEN "rsize" % 1073741824 = 0 THEN ("rsize" / 1073741824) || 'g' WHEN "rsize" % 1048576 = 0 THEN ("rsize" / 1048576) || 'm' WHEN "rsize" % 1024 = 0 THEN ("rsize" / 1024) || 'k' ELSE CAST("rsize" AS TEXT) END, "rsize" FROM c
+	       CASE WHEN "rsize" % 1099511627776 = 0 THEN ("rsize" / 1099511627776) || 't' WHEN "rsize" % 1073741824 = 0 THEN ("rsize" / 1073741824) || 'g' WHEN "rsize" % 1048576 = 0 THEN ("rsize" / 1048576) || 'm' WHEN "rsize" % 1024 = 0 THEN ("rsize" / 1024) || 'k' ELSE CAST("rsize" AS TEXT) END, "rsize", NULL FROM c
 	UNION ALL SELECT combo_id, 12, 'wsize', 
-	       CASE WHEN "wsize" % 1099511627776 = 0 THEN ("wsize" / 1099511627776) || 't' WHEN "wsize" % 1073741824 = 0 THEN ("wsize" / 1073741824) || 'g' WHEN "wsize" % 1048576 = 0 THEN ("wsize" / 1048576) || 'm' WHEN "wsize" % 1024 = 0 THEN ("wsize" / 1024) || 'k' ELSE CAST("wsize" AS TEXT) END, "wsize" FROM c
-	UNION ALL SELECT combo_id, 13, 'sync', CAST("sync" AS TEXT), "sync" FROM c
-	UNION ALL SELECT combo_id, 14, 'hard', CAST("hard" AS TEXT), "hard" FROM c
-	UNION ALL SELECT combo_id, 15, 'timeo', CAST("timeo" AS TEXT), "timeo" FROM c
-	UNION ALL SELECT combo_id, 16, 'retrans', CAST("retrans" AS TEXT), "retrans" FROM c
-	UNION ALL SELECT combo_id, 17, 'nconnect', CAST("nconnect" AS TEXT), "nconnect" FROM c
-	UNION ALL SELECT combo_id, 18, 'ac', CAST("ac" AS TEXT), "ac" FROM c
-	UNION ALL SELECT combo_id, 19, 'actimeo', CAST("actimeo" AS TEXT), "actimeo" FROM c
-	UNION ALL SELECT combo_id, 20, 'iodepth', CAST("iodepth" AS TEXT), "iodepth" FROM c
-	UNION ALL SELECT combo_id, 21, 'mount-opts', CAST("mount-opts" AS TEXT), "mount-opts" FROM c
-	UNION ALL SELECT combo_id, 22, 'files', CAST("files" AS TEXT), "files" FROM c
+	       CASE WHEN "wsize" % 1099511627776 = 0 THEN ("wsize" / 1099511627776) || 't' WHEN "wsize" % 1073741824 = 0 THEN ("wsize" / 1073741824) || 'g' WHEN "wsize" % 1048576 = 0 THEN ("wsize" / 1048576) || 'm' WHEN "wsize" % 1024 = 0 THEN ("wsize" / 1024) || 'k' ELSE CAST("wsize" AS TEXT) END, "wsize", NULL FROM c
+	UNION ALL SELECT combo_id, 13, 'sync', CAST("sync" AS TEXT), "sync", NULL FROM c
+	UNION ALL SELECT combo_id, 14, 'hard', CAST("hard" AS TEXT), "hard", NULL FROM c
+	UNION ALL SELECT combo_id, 15, 'timeo', CAST("timeo" AS TEXT), "timeo", NULL FROM c
+	UNION ALL SELECT combo_id, 16, 'retrans', CAST("retrans" AS TEXT), "retrans", NULL FROM c
+	UNION ALL SELECT combo_id, 17, 'nconnect', CAST("nconnect" AS TEXT), "nconnect", NULL FROM c
+	UNION ALL SELECT combo_id, 18, 'ac', CAST("ac" AS TEXT), "ac", NULL FROM c
+	UNION ALL SELECT combo_id, 19, 'actimeo', CAST("actimeo" AS TEXT), "actimeo", NULL FROM c
+	UNION ALL SELECT combo_id, 20, 'iodepth', CAST("iodepth" AS TEXT), "iodepth", NULL FROM c
+	UNION ALL SELECT combo_id, 21, 'mount-opts', CAST("mount-opts" AS TEXT), "mount-opts", NULL FROM c
+	UNION ALL SELECT combo_id, 22, 'files', CAST("files" AS TEXT), "files", NULL FROM c
 	UNION ALL SELECT combo_id, 23, 'file-size', 
-	       CASE WHEN "file-size" % 1099511627776 = 0 THEN ("file-size" / 1099511627776) || 't' WHEN "file-size" % 1073741824 = 0 THEN ("file-size" / 1073741824) || 'g' WHEN "file-size" % 1048576 = 0 THEN ("file-size" / 1048576) || 'm' WHEN "file-size" % 1024 = 0 THEN ("file-size" / 1024) || 'k' ELSE CAST("file-size" AS TEXT) END, "file-size" FROM c
-	UNION ALL SELECT combo_id, 24, 'fanout', CAST("fanout" AS TEXT), "fanout" FROM c
-	UNION ALL SELECT combo_id, 25, 'layout', CAST("layout" AS TEXT), "layout" FROM c
-	UNION ALL SELECT combo_id, 26, 'access', CAST("access" AS TEXT), "access" FROM c
-	UNION ALL SELECT combo_id, 27, 'rwmix', CAST("rwmix" AS TEXT), "rwmix" FROM c
+	       CASE WHEN "file-size" % 1099511627776 = 0 THEN ("file-size" / 1099511627776) || 't' WHEN "file-size" % 1073741824 = 0 THEN ("file-size" / 1073741824) || 'g' WHEN "file-size" % 1048576 = 0 THEN ("file-size" / 1048576) || 'm' WHEN "file-size" % 1024 = 0 THEN ("file-size" / 1024) || 'k' ELSE CAST("file-size" AS TEXT) END, "file-size", NULL FROM c
+	UNION ALL SELECT combo_id, 24, 'fanout', CAST("fanout" AS TEXT), "fanout", NULL FROM c
+	UNION ALL SELECT combo_id, 25, 'layout', CAST("layout" AS TEXT), "layout", NULL FROM c
+	UNION ALL SELECT combo_id, 26, 'access', CAST("access" AS TEXT), "access", NULL FROM c
+	UNION ALL SELECT combo_id, 27, 'rwmix', CAST("rwmix" AS TEXT), "rwmix", phase FROM pc
 	UNION ALL SELECT combo_id, 28, 'runtime', 
-	       CASE WHEN "runtime" % 1000000000 = 0 THEN ("runtime" / 1000000000) || 's' WHEN "runtime" % 1000000 = 0 THEN ("runtime" / 1000000) || 'ms' ELSE CAST("runtime" AS TEXT) || 'ns' END, "runtime" FROM c
+	       CASE WHEN "runtime" % 1000000000 = 0 THEN ("runtime" / 1000000000) || 's' WHEN "runtime" % 1000000 = 0 THEN ("runtime" / 1000000) || 'ms' ELSE CAST("runtime" AS TEXT) || 'ns' END, "runtime", phase FROM pc
 	UNION ALL SELECT combo_id, 29, 'ramp', 
-	       CASE WHEN "ramp" % 1000000000 = 0 THEN ("ramp" / 1000000000) || 's' WHEN "ramp" % 1000000 = 0 THEN ("ramp" / 1000000) || 'ms' ELSE CAST("ramp" AS TEXT) || 'ns' END, "ramp" FROM c
-	UNION ALL SELECT combo_id, 30, 'stonewall', CAST("stonewall" AS TEXT), "stonewall" FROM c
+	       CASE WHEN "ramp" % 1000000000 = 0 THEN ("ramp" / 1000000000) || 's' WHEN "ramp" % 1000000 = 0 THEN ("ramp" / 1000000) || 'ms' ELSE CAST("ramp" AS TEXT) || 'ns' END, "ramp", phase FROM pc
+	UNION ALL SELECT combo_id, 30, 'stonewall', CAST("stonewall" AS TEXT), "stonewall", NULL FROM c
 	UNION ALL SELECT combo_id, 31, 'rwsize', 
-	       CASE WHEN "rwsize" % 1099511627776 = 0 THEN ("rwsize" / 1099511627776) || 't' WHEN "rwsize" % 1073741824 = 0 THEN ("rwsize" / 1073741824) || 'g' WHEN "rwsize" % 1048576 = 0 THEN ("rwsize" / 1048576) || 'm' WHEN "rwsize" % 1024 = 0 THEN ("rwsize" / 1024) || 'k' ELSE CAST("rwsize" AS TEXT) END, "rwsize" FROM c
-	UNION ALL SELECT combo_id, 32, 'set', CAST("set" AS TEXT), "set" FROM c
-), f AS (
+	       CASE WHEN "rwsize" % 1099511627776 = 0 THEN ("rwsize" / 1099511627776) || 't' WHEN "rwsize" % 1073741824 = 0 THEN ("rwsize" / 1073741824) || 'g' WHEN "rwsize" % 1048576 = 0 THEN ("rwsize" / 1048576) || 'm' WHEN "rwsize" % 1024 = 0 THEN ("rwsize" / 1024) || 'k' ELSE CAST("rwsize" AS TEXT) END, "rwsize", NULL FROM c
+	UNION ALL SELECT combo_id, 32, 'set', CAST("set" AS TEXT), "set", NULL FROM c
+	UNION ALL SELECT combo_id, 33, 'dir-mode', CAST("dir-mode" AS TEXT), "dir-mode", NULL FROM c
+	UNION ALL SELECT combo_id, 34, 'depth', CAST("depth" AS TEXT), "depth", NULL FROM c
+), v AS (
 	-- the options that vary in the run
-	SELECT factor FROM lv GROUP BY factor HAVING COUNT(DISTINCT quote(level_key)) > 1
+	SELECT factor, MIN(ord) AS ord, COUNT(DISTINCT quote(level_key)) AS nl
+	FROM lv GROUP BY factor HAVING nl > 1
+), dep AS (
+	-- fb decides fa when each level of fb goes with one level of fa
+	SELECT a.factor AS fa, b.factor AS fb,
+	       COUNT(DISTINCT quote(a.level_key) || ' ' || quote(b.level_key)) AS npair
+	FROM lv a JOIN lv b ON b.combo_id = a.combo_id AND b.factor <> a.factor
+	     AND (a.phase IS NULL OR b.phase IS NULL OR a.phase = b.phase)
+	WHERE a.factor IN (SELECT factor FROM v) AND b.factor IN (SELECT factor FROM v)
+	GROUP BY a.factor, b.factor
+), f AS (
+	-- one factor per tied dimension: an option another decides is left out
+	-- (rsize and wsize when rwsize gives them, a set's keys beside set);
+	-- of two that decide each other, the later in the options table stays
+	SELECT va.factor FROM v va WHERE NOT EXISTS (
+		SELECT 1 FROM dep d
+		JOIN v vb ON vb.factor = d.fb
+		JOIN dep r ON r.fa = d.fb AND r.fb = d.fa
+		WHERE d.fa = va.factor AND d.npair = vb.nl AND (r.npair <> va.nl OR vb.ord > va.ord))
 ), l AS (
 	SELECT lv.* FROM lv JOIN f USING (factor)
 ), grand AS (
@@ -98,7 +132,7 @@ WITH r AS (
 	       AVG(y.ccpu) AS client_cpu_pct, AVG(y.ccpm) AS client_cpu_us_per_mb,
 	       AVG(y.scpu) AS server_cpu_pct, AVG(y.scpm) AS server_cpu_us_per_mb,
 	       MIN(y.y) AS lo, MAX(y.y) AS hi
-	FROM y JOIN l ON l.combo_id = y.combo_id
+	FROM y JOIN l ON l.combo_id = y.combo_id AND (l.phase IS NULL OR l.phase = y.phase)
 	GROUP BY y.phase, l.factor, l.level_key
 ), mainx AS (
 	SELECT main.*, main.mbps - grand.m AS departure,
@@ -117,8 +151,8 @@ WITH r AS (
 	       AVG(y.scpu) AS server_cpu_pct, AVG(y.scpm) AS server_cpu_us_per_mb,
 	       MIN(y.y) AS lo, MAX(y.y) AS hi
 	FROM y
-	JOIN l a ON a.combo_id = y.combo_id
-	JOIN l b ON b.combo_id = y.combo_id AND b.ord > a.ord
+	JOIN l a ON a.combo_id = y.combo_id AND (a.phase IS NULL OR a.phase = y.phase)
+	JOIN l b ON b.combo_id = y.combo_id AND b.ord > a.ord AND (b.phase IS NULL OR b.phase = y.phase)
 	GROUP BY y.phase, a.factor, a.level_key, b.factor, b.level_key
 ), cellx AS (
 	SELECT cell.*, cell.mbps - ma.mbps - mb.mbps + g.m AS departure, g.m AS m

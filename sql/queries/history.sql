@@ -27,6 +27,9 @@
 -- `stcluster history` adds the 95 % interval and the verdict (regression,
 -- improvement, within noise).
 --
+-- A phase with values of its own (a [phase] section: block, direct, fsync,
+-- rwmix, runtime, ramp) has them in its configuration and its columns.
+--
 -- Every sweep option is listed in `config` and in the output below
 -- (tests/mpi/t_analysis.sh checks that none is missing).
 WITH hosts AS (
@@ -35,15 +38,24 @@ WITH hosts AS (
 	GROUP BY run_id
 ), x AS (
 	SELECT c.*,
-	       json_array(c."block", c."size", c."threads", c."direct", c."fsync", c."reorder",
-	                  c."bind", c."data", c."vers", c."proto", c."rsize", c."wsize", c."sync",
-	                  c."hard", c."timeo", c."retrans", c."nconnect", c."ac", c."actimeo",
+	       -- a phase's own values (a [phase] section) are its configuration
+	       COALESCE(p.phase_block, c."block") AS pv_block,
+	       COALESCE(p.phase_direct, c."direct") AS pv_direct,
+	       COALESCE(p.phase_fsync, c."fsync") AS pv_fsync,
+	       COALESCE(p.phase_rwmix, c."rwmix") AS pv_rwmix,
+	       COALESCE(p.phase_runtime, c."runtime") AS pv_runtime,
+	       COALESCE(p.phase_ramp, c."ramp") AS pv_ramp,
+	       json_array(COALESCE(p.phase_block, c."block"), c."size", c."threads",
+	                  COALESCE(p.phase_direct, c."direct"), COALESCE(p.phase_fsync, c."fsync"),
+	                  c."reorder", c."bind", c."data", c."vers", c."proto", c."rsize", c."wsize",
+	                  c."sync", c."hard", c."timeo", c."retrans", c."nconnect", c."ac", c."actimeo",
 	                  c."iodepth", c."mount-opts", c."files", c."file-size", c."fanout", c."layout",
-	                  c."access", c."rwmix", c."runtime", c."ramp", c."stonewall", c."rwsize",
-	                  c."set") AS config,
+	                  c."access", COALESCE(p.phase_rwmix, c."rwmix"),
+	                  COALESCE(p.phase_runtime, c."runtime"), COALESCE(p.phase_ramp, c."ramp"),
+	                  c."stonewall", c."rwsize", c."set", c."dir-mode", c."depth") AS config,
 	       r.started_at AS run_started_at, r.label, COALESCE(h.hosts, '') AS hosts, r.nranks AS ranks,
 	       p.phase, p.phase_order,
-	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS y
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM combo c
 	JOIN run r ON r.run_id = c.run_id
 	LEFT JOIN hosts h ON h.run_id = c.run_id
@@ -53,10 +65,12 @@ WITH hosts AS (
 ), g AS (
 	-- one row per configuration, hosts, phase and run (the options are the
 	-- same in every row of a group: bare columns are well defined)
-	SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
+	SELECT pv_block AS "block", "size", "threads", pv_direct AS "direct", pv_fsync AS "fsync",
+	       "reorder", "bind", "data",
 	       "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
 	       "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size", "fanout",
-	       "layout", "access", "rwmix", "runtime", "ramp", "stonewall", "rwsize", "set",
+	       "layout", "access", pv_rwmix AS "rwmix", pv_runtime AS "runtime", pv_ramp AS "ramp",
+	       "stonewall", "rwsize", "set", "dir-mode", "depth",
 	       config, run_id, run_started_at AS started_at, label, hosts, ranks, phase, phase_order,
 	       COUNT(y) AS n, AVG(y) AS mbps, TOTAL(y) AS s1, TOTAL(y * y) AS s2,
 	       COUNT(*) - COUNT(y) AS failed
@@ -83,7 +97,7 @@ SELECT "block", "size", "threads", "direct", "fsync", "reorder", "bind", "data",
        "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
        "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size", "fanout",
        "layout", "access", "rwmix", "runtime", "ramp", "stonewall", "rwsize", "set",
-       config, run_id, started_at, label, hosts, ranks, phase, phase_order,
+       "dir-mode", "depth", config, run_id, started_at, label, hosts, ranks, phase, phase_order,
        n, mbps,
        CASE WHEN n > 1 THEN sqrt(MAX(0.0, (s2 - s1 * s1 / n) / (n - 1))) END AS sd_mbps,
        failed,

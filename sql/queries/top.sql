@@ -18,6 +18,8 @@
 --   mbps, sd_mbps       aggregate MB/s (10^6 bytes/s): mean and sample
 --                       standard deviation over the n iterations
 --   min_client_mbps, max_client_mbps  slowest and fastest client seen
+--   meta                1: a metadata phase (mbps is its operations per second)
+--   min_client_ops, max_client_ops  its slowest and fastest client's ops/s
 --   clients             client ranks
 --   pct_of_limit        aggregate as % of the slower part measured alone
 --   client_cpu_pct, client_cpu_us_per_mb  client processes' CPU: % of one
@@ -34,9 +36,12 @@ WITH r AS (
 	       s.clients AS x_clients,
 	       CASE WHEN p.status = 'ok' THEN s.bytes END AS x_bytes,
 	       CASE WHEN p.status = 'ok' THEN s.span_ns END AS x_span_ns,
-	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove') THEN s.iops ELSE s.agg_mbps END END AS x_mbps,
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS x_mbps,
 	       CASE WHEN p.status = 'ok' THEN s.min_client_mbps END AS x_min,
 	       CASE WHEN p.status = 'ok' THEN s.max_client_mbps END AS x_max,
+	       p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') AS x_meta,
+	       CASE WHEN p.status = 'ok' THEN s.min_client_iops END AS x_omin,
+	       CASE WHEN p.status = 'ok' THEN s.max_client_iops END AS x_omax,
 	       CASE WHEN p.status = 'ok' THEN v.pct_of_limit END AS x_pct,
 	       CASE WHEN p.status = 'ok' THEN v.verdict END AS x_verdict,
 	       CASE WHEN p.status = 'ok' THEN u.client_cpu_pct END AS x_ccpu,
@@ -64,6 +69,9 @@ WITH r AS (
 	                               / (COUNT(x_mbps) - 1))) END AS sd_mbps,
 	       MIN(x_min) AS min_client_mbps,
 	       MAX(x_max) AS max_client_mbps,
+	       MAX(x_meta) AS meta,
+	       MIN(x_omin) AS min_client_ops,
+	       MAX(x_omax) AS max_client_ops,
 	       MAX(x_clients) AS clients,
 	       AVG(x_pct) AS pct_of_limit,
 	       AVG(x_ccpu) AS client_cpu_pct, AVG(x_ccpm) AS client_cpu_us_per_mb,

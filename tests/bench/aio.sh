@@ -15,17 +15,25 @@
 #   ./configure --disable-rados --disable-rbd --disable-gfapi --disable-numa --disable-rdma
 #   --disable-http --disable-pmem --disable-libnfs && make, which needs only libc, libm, zlib
 #   and libaio)
-#   stcluster: one rank, one thread, --iodepth D (io_uring; depth 1 = pread/pwrite);
-#   fio: ioengine=io_uring and ioengine=libaio, iodepth=D (at depth 1 also psync), one job.
+#   stcluster: one rank, one thread, --iodepth D (io_uring into registered buffers; depth 1 =
+#   pread/pwrite); fio: ioengine=io_uring with fixedbufs=1 (registered buffers, its best io_uring
+#   option here) and ioengine=libaio, iodepth=D (at depth 1 also psync), one job.
+#   With AIO_BASELINE, another stcluster binary (an older build: before/after) runs beside it.
 #   IOR (-a POSIX, depth 1 only: it has no queue) when AIO_IOR points to an ior binary built
 #   outside the project.
-# Every figure is the median of AIO_REPS repeats (tools interleaved, their order rotated); the
-# ratio is stcluster / the best fio engine at that depth (psync too at depth 1); target >= 1.0. A MISS is information.
+# Each pair (a depth and a workload: the 4 KiB random pair or the 1 MiB sequential pair) runs
+# AIO_REPS times (>= 5 asked: tools interleaved, their order rotated every repeat), with the
+# 1-minute load printed before and after it. Every figure is the median [min-max] of its
+# repeats; st/best is stcluster / the best fio engine at that depth (psync too at depth 1):
+# "within noise" when the two ranges overlap, else "ahead" or "behind"; the same for
+# stcluster against AIO_BASELINE (after/before), and for stcluster's CPU per MB (the process's,
+# per phase, as it stores it). Figures made under load (load > CPUs / 2) say
+# more about the scheduler than about the queue: rerun them on a quiet machine.
 #
-# Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (3), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
+# Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (5), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
 # also vmnfs), AIO_IOR (none), AIO_BACKING_DIR (/var/tmp: where the ext4 image lives),
 # AIO_VM_DEPTHS, AIO_VM_SIZE, AIO_GUEST_FIO, AIO_KINDS ("4k 1m": the 4 KiB random pair, the
-# 1 MiB sequential pair, or one of them), STCLUSTER.
+# 1 MiB sequential pair, or one of them), AIO_BASELINE (none), STCLUSTER.
 # Everything it creates (mounts, the loop device, the image, work files) is removed on exit.
 
 set -u
@@ -35,7 +43,7 @@ cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 ST_SRC=${STCLUSTER:-$ROOT/stcluster}
 DEPTHS=${AIO_DEPTHS:-"1 8 32"}
-REPS=${AIO_REPS:-3}
+REPS=${AIO_REPS:-5}
 SIZE=${AIO_SIZE:-128m}
 FSES=${AIO_FS:-"tmpfs ext4"}
 IOR=${AIO_IOR:-}
@@ -46,6 +54,7 @@ KINDS=${AIO_KINDS:-"4k 1m"}
 kind() { case " $KINDS " in *" $1 "*) return 0 ;; esac; return 1; }
 VM_SIZE=${AIO_VM_SIZE:-16m}
 GUEST_FIO=${AIO_GUEST_FIO:-}
+BASE_SRC=${AIO_BASELINE:-}
 WORK='' MNT_T='' MNT_E='' LOOP='' IMG='' VM_UP='' VM_MNT=''
 # where a tool runs: ON (empty: here; else the guest's prefix), SCR its scratch directory, FIO
 ON='' SCR='' FIO=fio
@@ -71,6 +80,7 @@ BENCH="aio bench"
 
 [ "$(id -u)" = 0 ] || die "needs root (tmpfs and loop mounts)"
 [ -x "$ST_SRC" ] || die "$ST_SRC is missing: run make first"
+[ -z "$BASE_SRC" ] || [ -x "$BASE_SRC" ] || die "AIO_BASELINE $BASE_SRC is not an executable"
 command -v fio >/dev/null || die "fio not found (apt-get install fio)"
 case " $FSES " in *" vmnfs "*)
 	[ -n "$GUEST_FIO" ] && [ -x "$GUEST_FIO" ] ||
@@ -83,8 +93,13 @@ esac
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/stbench-aio.XXXXXX") || die "mktemp failed"
 SCR=$WORK
 : >"$WORK/results"
-ST=$WORK/stcluster STENV='' SIZE0=$SIZE DEPTHS0=$DEPTHS IOR0=$IOR
+ST=$WORK/stcluster STENV='' SIZE0=$SIZE DEPTHS0=$DEPTHS IOR0=$IOR ST0=''
 cp "$ST_SRC" "$ST" || die "cannot copy $ST_SRC"
+if [ -n "$BASE_SRC" ]; then
+	ST0=$WORK/stcluster-baseline
+	cp "$BASE_SRC" "$ST0" || die "cannot copy $BASE_SRC"
+fi
+ST00=$ST0
 BYTES=$(to_bytes "$SIZE")
 
 # fio_num FILE read|write iops|bw_bytes: the job's figure from fio's JSON
@@ -93,20 +108,25 @@ fio_num() {
 		s && $1 == k { gsub(/,/, "", $3); if ($3 + 0 > m) m = $3 + 0; s = 0 } END { print m + 0 }' "$1"
 }
 
-# run_st DIR DIRECT DEPTH BLOCK PHASES -> "phase figure" lines (iops for 4k, MB/s for 1m)
+# run_st BIN DIR DIRECT DEPTH BLOCK PHASES MODEFILE -> "phase figure" lines (iops for 4k, MB/s
+# for 1m); the threads' io_mode into MODEFILE, "phase CPU" lines into $WORK/cpu (the process's
+# CPU, user + sys, in us per MB moved in the phase: getrusage RUSAGE_SELF, io-wq workers
+# included; the same measure for AIO_BASELINE, so before and after compare like for like)
 run_st() {
 	db=$SCR/st.db
 	$ON rm -f "$db"
-	$ON $STENV "$ST" --engine posix --target "$1" --direct "$2" --iodepth "$3" --block "$4" --size "$SIZE" \
-		--phases "$5" --fsync on --bind none --db "$db" --quiet >"$WORK/st.out" 2>&1 ||
+	$ON $STENV "$1" --engine posix --target "$2" --direct "$3" --iodepth "$4" --block "$5" --size "$SIZE" \
+		--phases "$6" --fsync on --bind none --db "$db" --quiet >"$WORK/st.out" 2>&1 ||
 		{ sed 's/^/    st: /' "$WORK/st.out" | tail -3 >&2; return 1; }
 	col=iops
-	[ "$4" = 1m ] && col=agg_mbps
-	$ON "$ST" query --db "$db" "SELECT phase, $col FROM result" --format csv | sed 1d | tr ',' ' '
-	$ON "$ST" query --db "$db" "SELECT DISTINCT io_mode FROM thread_result" --format csv | sed 1d >"$WORK/mode"
+	[ "$5" = 1m ] && col=agg_mbps
+	$ON "$1" query --db "$db" "SELECT phase, $col FROM result" --format csv | sed 1d | tr ',' ' '
+	$ON "$1" query --db "$db" "SELECT DISTINCT io_mode FROM thread_result" --format csv | sed 1d >"$7"
+	$ON "$1" query --db "$db" "SELECT phase, (cpu_user_us + cpu_sys_us) / (bytes / 1e6) FROM rank_result
+		WHERE bytes > 0" --format csv | sed 1d | tr ',' ' ' >"$WORK/cpu"
 }
 
-# run_fio DIR DIRECT DEPTH ENGINE RW BS -> the figure (iops for 4k, MB/s for 1m)
+# run_fio DIR DIRECT DEPTH ENGINE RW BS [OPTION] -> the figure (iops for 4k, MB/s for 1m)
 run_fio() {
 	f=$WORK/f.json
 	$ON sh -c "rm -f '$1'/fio.*"
@@ -120,7 +140,7 @@ run_fio() {
 			--ioengine=psync --direct="$2" >/dev/null 2>&1
 	fi
 	$ON "$FIO" --output-format=json --name=j --directory="$1" --filename=fio.0 --rw="$5" \
-		--bs="$6" --size="$SIZE" --ioengine="$4" --iodepth="$3" --direct="$2" $fsync >"$f" 2>"$WORK/fio.err" ||
+		--bs="$6" --size="$SIZE" --ioengine="$4" --iodepth="$3" --direct="$2" $fsync ${7:-} >"$f" 2>"$WORK/fio.err" ||
 		{ head -3 "$WORK/fio.err" >&2; $ON sh -c "rm -f '$1'/fio.*"; return 1; }
 	$ON sh -c "rm -f '$1'/fio.*"
 	d=read
@@ -144,7 +164,7 @@ run_ior() {
 }
 
 mount_fs() {
-	ON='' SCR=$WORK FIO=fio ST=$WORK/stcluster STENV='' SIZE=$SIZE0 DEPTHS=$DEPTHS0 IOR=$IOR0
+	ON='' SCR=$WORK FIO=fio ST=$WORK/stcluster STENV='' SIZE=$SIZE0 DEPTHS=$DEPTHS0 IOR=$IOR0 ST0=$ST00
 	case $1 in
 	tmpfs)
 		MNT_T=$(mktemp -d "$WORK/tmpfs.XXXXXX")
@@ -176,80 +196,127 @@ mount_fs() {
 		$ON sh -c "cat >'$FIO' && chmod 755 '$FIO'" <"$GUEST_FIO" || die "copying fio into $VM_GUEST failed"
 		$ON mount -t nfs -o vers=4.2 "$VMLAB_SERVER:/export" "$SCR/nfs" || die "the NFS mount in $VM_GUEST failed"
 		VM_MNT=$SCR/nfs
-		DIR=$VM_MNT DIRECT=on FDIRECT=1 SIZE=$VM_SIZE DEPTHS=$VM_DEPTHS IOR=''
+		DIR=$VM_MNT DIRECT=on FDIRECT=1 SIZE=$VM_SIZE DEPTHS=$VM_DEPTHS IOR='' ST0=''
 		;;
 	esac
 }
 
-echo "stcluster posix queue vs fio  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $("$ST" --version | head -n 1), $(fio --version)$([ -n "$IOR" ] && echo ", IOR $IOR")"
-echo "file $SIZE, one thread, medians of $REPS (tools interleaved); 4k: IOPS, 1m: MB/s (10^6); depths: $DEPTHS"
+# the 1-minute load average alone
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# run_tool TOOL KIND: one repeat of TOOL (st, st0, uring, aio, psync, ior) on the pair KIND
+# (4k: random read and write; 1m: sequential write and read) at depth $d on $fs
+run_tool() {
+	case $1 in
+	st | st0)
+		bin=$ST
+		[ "$1" = st0 ] && bin=$ST0
+		phs=write,read
+		[ "$2" = 4k ] && phs=randread,randwrite
+		if run_st "$bin" "$DIR" "$DIRECT" "$d" "$2" "$phs" "$WORK/mode" >"$WORK/o"; then
+			while read -r ph v; do put "$fs.$d.$1.$ph" "$v"; done <"$WORK/o"
+			while read -r ph v; do put "$fs.$d.$1.cpu.$ph" "$v"; done <"$WORK/cpu"
+		fi
+		put "$fs.$d.$1.mode.$2" "$(tr ' ' '~' <"$WORK/mode" | head -n 1)"
+		;;
+	uring | aio | psync)
+		eng=$1 opt=''
+		[ "$1" = uring ] && eng=io_uring opt=--fixedbufs=1
+		[ "$1" = aio ] && eng=libaio
+		ws="write read"
+		[ "$2" = 4k ] && ws="randread randwrite"
+		for w in $ws; do
+			putv "$fs.$d.$1.$w" "$(run_fio "$DIR" "$FDIRECT" "$d" "$eng" "$w" "$2" $opt)"
+		done
+		;;
+	ior)
+		[ "$2" = 1m ] || return 0
+		putv "$fs.$d.ior.write" "$(run_ior "$DIR" "$FDIRECT" write)"
+		putv "$fs.$d.ior.read" "$(run_ior "$DIR" "$FDIRECT" read)"
+		rm -f "$DIR"/ior.*
+		;;
+	esac
+}
+
+# standing A B [MORE LESS]: how the figures under key A stand to those under key B: "within
+# noise" when their ranges overlap, else MORE (ahead) or LESS (behind) by the medians; "-" when
+# either is missing
+standing() {
+	if [ "$(med "$1")" = nan ] || [ "$(med "$2")" = nan ]; then
+		echo "-"
+	elif [ "$(overlap "$1" "$2")" = "*" ]; then
+		echo "within noise"
+	else
+		awk -v a="$(med "$1")" -v b="$(med "$2")" -v m="${3:-ahead}" -v l="${4:-behind}" \
+			'BEGIN { print (a + 0 > b + 0 ? m : l) }'
+	fi
+}
+
+# cell KEY: "median [min-max]"
+cell() { echo "$(fmt "$(med "$1")") [$(range "$1")]"; }
+
+echo "stcluster posix queue vs fio  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $("$ST" --version | head -n 1), $(fio --version)$([ -n "$IOR" ] && echo ", IOR $IOR")$([ -n "$ST0" ] && echo ", baseline $("$ST0" --version | head -n 1)")"
+echo "$(uname -r), $(nproc) CPUs; file $SIZE, one thread; each pair $REPS times, tools interleaved; 4k: IOPS, 1m: MB/s (10^6); depths: $DEPTHS"
 for fs in $FSES; do
 	mount_fs "$fs"
 	echo
 	echo "== $fs ($DIR, direct=$FDIRECT, file $SIZE$([ -n "$ON" ] && echo ", in guest $VM_GUEST: $($ON "$FIO" --version), $($ON uname -r)")) ==  [$(load)]"
 	for d in $DEPTHS; do
-		r=0
-		while [ "$r" -lt "$REPS" ]; do
-			tools="st uring aio"
-			[ "$d" = 1 ] && tools="st uring aio psync${IOR:+ ior}"
-			for tool in $(rot "$tools" "$r"); do
-				case $tool in
-				st)
-					if kind 4k; then
-						run_st "$DIR" "$DIRECT" "$d" 4k randread,randwrite >"$WORK/o" &&
-							while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
-					fi
-					if kind 1m; then
-						run_st "$DIR" "$DIRECT" "$d" 1m write,read >"$WORK/o" &&
-							while read -r ph v; do put "$fs.$d.st.$ph" "$v"; done <"$WORK/o"
-					fi
-					put "$fs.$d.mode" "$(tr ' ' '_' <"$WORK/mode" | head -n 1)"
-					;;
-				uring | aio | psync)
-					eng=$tool
-					[ $tool = uring ] && eng=io_uring
-					[ $tool = aio ] && eng=libaio
-					for w in "randread 4k" "randwrite 4k" "write 1m" "read 1m"; do
-						# shellcheck disable=SC2086
-						set -- $w
-						kind "$2" || continue
-						putv "$fs.$d.$tool.$1" "$(run_fio "$DIR" "$FDIRECT" "$d" "$eng" "$1" "$2")"
-					done
-					;;
-				ior)
-					putv "$fs.$d.ior.write" "$(run_ior "$DIR" "$FDIRECT" write)"
-					putv "$fs.$d.ior.read" "$(run_ior "$DIR" "$FDIRECT" read)"
-					rm -f "$DIR"/ior.*
-					;;
-				esac
+		for k in $KINDS; do
+			put "$fs.$d.$k.load0" "$(load1)"
+			echo "  depth $d, $k pair: before [$(load)]"
+			r=0
+			while [ "$r" -lt "$REPS" ]; do
+				tools="st${ST0:+ st0} uring aio"
+				[ "$d" = 1 ] && tools="$tools psync${IOR:+ ior}"
+				for tool in $(rot "$tools" "$r"); do
+					run_tool "$tool" "$k"
+				done
+				r=$((r + 1))
 			done
-			r=$((r + 1))
+			put "$fs.$d.$k.load1" "$(load1)"
+			echo "  depth $d, $k pair: after  [$(load)]"
 		done
 	done
-	printf '\n  %-5s %-9s %-16s %-16s %-16s %-16s %-10s %-7s %-6s %s\n' depth workload stcluster "fio io_uring" "fio libaio" "fio psync/IOR" "st/best" target "" "st mode"
+	echo
+	printf '  %-5s %-13s %-24s %-24s %-24s %-24s %-7s %-13s' depth workload stcluster "fio io_uring fb" "fio libaio" "fio psync/IOR" st/best "vs best"
+	[ -n "$ST0" ] && printf ' %-24s %-7s %-13s' "st before" aft/bef "vs before"
+	printf ' %-18s' "st CPU us/MB"
+	[ -n "$ST0" ] && printf ' %-18s %-13s' "before CPU" "CPU vs before"
+	printf ' %-11s %s\n' "load" "st mode"
 	for d in $DEPTHS; do
 		for ph in randread randwrite write read; do
-			case $ph in rand*) kind 4k || continue ;; *) kind 1m || continue ;; esac
-			s=$(med "$fs.$d.st.$ph") u=$(med "$fs.$d.uring.$ph") a=$(med "$fs.$d.aio.$ph") p=nan
-			other="-"
-			if [ "$d" = 1 ]; then
-				p=$(med "$fs.$d.psync.$ph") i=$(med "$fs.$d.ior.$ph")
-				other="$(fmt "$p")$([ "$i" != nan ] && echo "/$(fmt "$i")")"
-			fi
+			k=1m
+			case $ph in rand*) k=4k ;; esac
+			kind "$k" || continue
 			# the best fio engine at this depth: psync too at depth 1, where stcluster is
 			# synchronous
-			best=$(awk -v u="$u" -v a="$a" -v p="$p" 'BEGIN { b = "nan"
-				if (u != "nan") b = u
-				if (a != "nan" && (b == "nan" || a + 0 > b + 0)) b = a
-				if (p != "nan" && (b == "nan" || p + 0 > b + 0)) b = p
-				print b }')
-			rb=$(ratio "$s" "$best")
-			label=$ph
-			case $ph in rand*) label="4k $ph" ;; *) label="1m $ph" ;; esac
-			printf '  %-5s %-14s %-16s %-16s %-16s %-16s %-10s %-7s %s\n' "$d" "$label" \
-				"$(fmt "$s") [$(range "$fs.$d.st.$ph")]" "$(fmt "$u") [$(range "$fs.$d.uring.$ph")]" \
-				"$(fmt "$a") [$(range "$fs.$d.aio.$ph")]" "$other" "$rb" "$(verdict "$rb" 1.0)" \
-				"$(awk -v k="$fs.$d.mode" '$1 == k { print $2; exit }' "$WORK/results" | tr '_' ' ')"
+			best='' bm=nan
+			for e in uring aio psync; do
+				[ "$e" = psync ] && [ "$d" != 1 ] && continue
+				m=$(med "$fs.$d.$e.$ph")
+				[ "$m" = nan ] && continue
+				if [ "$bm" = nan ] || awk -v a="$m" -v b="$bm" 'BEGIN { exit !(a + 0 > b + 0) }'; then
+					best=$e bm=$m
+				fi
+			done
+			other="-"
+			if [ "$d" = 1 ]; then
+				other=$(cell "$fs.$d.psync.$ph")
+				i=$(med "$fs.$d.ior.$ph")
+				[ "$i" != nan ] && other="$other/$(fmt "$i")"
+			fi
+			printf '  %-5s %-13s %-24s %-24s %-24s %-24s %-7s %-13s' "$d" "$k $ph" "$(cell "$fs.$d.st.$ph")" \
+				"$(cell "$fs.$d.uring.$ph")" "$(cell "$fs.$d.aio.$ph")" "$other" \
+				"$(ratio "$(med "$fs.$d.st.$ph")" "$bm")" "$([ -n "$best" ] && standing "$fs.$d.st.$ph" "$fs.$d.$best.$ph" || echo -)"
+			[ -n "$ST0" ] && printf ' %-24s %-7s %-13s' "$(cell "$fs.$d.st0.$ph")" \
+				"$(ratio "$(med "$fs.$d.st.$ph")" "$(med "$fs.$d.st0.$ph")")" "$(standing "$fs.$d.st.$ph" "$fs.$d.st0.$ph")"
+			printf ' %-18s' "$(cell "$fs.$d.st.cpu.$ph")"
+			[ -n "$ST0" ] && printf ' %-18s %-13s' "$(cell "$fs.$d.st0.cpu.$ph")" \
+				"$(standing "$fs.$d.st.cpu.$ph" "$fs.$d.st0.cpu.$ph" more less)"
+			printf ' %-11s %s\n' "$(awk -v k0="$fs.$d.$k.load0" -v k1="$fs.$d.$k.load1" \
+				'$1 == k0 { a = $2 } $1 == k1 { b = $2 } END { print a "->" b }' "$WORK/results")" \
+				"$(awk -v k="$fs.$d.st.mode.$k" '$1 == k { print $2; exit }' "$WORK/results" | tr '~' ' ')"
 		done
 	done
 done

@@ -10,13 +10,15 @@
 # report --top 10, effects, compare (the last run against the one before), history (every
 # configuration of every run), history of one configuration (--where "block=4k AND
 # threads=1": its 5 iterations in every run), report --html, audit; and the store's bytes per rank and phase (page_count * page_size /
-# rank_result rows) and per combination.
+# rank_result rows) and per combination. Then each command's page reads, once (STORE_PAGES=1,
+# the default, where strace is installed): what must stay flat in the history (issue 22).
 #
 # Replicated runs are copies: their hashes are those of the real run (audit of a replica
 # would say altered; only the last run is audited). Goal (issue 14): every command < 0.3 s
 # and flat (within 2x) from the smallest store to the largest.
 #
-# Knobs: STORE_NP (16), STORE_SIZES ("100 1000 10000"), STORE_REPS (3), STCLUSTER (./stcluster;
+# Knobs: STORE_NP (16), STORE_SIZES ("100 1000 10000"), STORE_REPS (3), STORE_HISTORY (1; 0:
+# history is not run, "-": it reads every run, 34 min at 1,000 runs of 100), STCLUSTER (./stcluster;
 # before/after: run it once with each binary, since the binary that writes the real run decides
 # the bytes). Everything it creates is under one temp directory, removed on exit.
 
@@ -43,6 +45,7 @@ command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3
 . "$ROOT/tests/mpienv.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/stbench-store.XXXXXX") || die "mktemp failed"
 mkdir "$WORK/t"
+: >"$WORK/pages.txt"
 cp "$ST_SRC" "$WORK/st-new" || die "cannot copy $ST_SRC"
 tools="new"
 DB=$WORK/store.db
@@ -90,6 +93,17 @@ replicate() {
 	sqlite3 "$DB" <"$WORK/replicate.sql" || die "replicating runs $1..$2 failed"
 }
 
+# page reads of one run of a command: its pread64 calls on the store and its WAL (SQLite
+# reads a page a call; STORE_PAGES=0: not counted, "-"). Seconds depend on the machine's
+# load; pages do not.
+pages() {
+	tool=$1
+	shift
+	[ "${STORE_PAGES:-1}" = 1 ] && command -v strace >/dev/null || { echo -; return; }
+	strace -f -y -e trace=pread64 -o "$WORK/pages.out" "$WORK/st-$tool" "$@" --db "$DB" >/dev/null 2>&1 || { echo fail; return; }
+	grep -c "pread64([0-9]*<$DB\(-wal\)\?>" "$WORK/pages.out"
+}
+
 # median seconds of REPS runs of a command (its output to $WORK/cmd.out; "fail" if it failed)
 timeit() {
 	tool=$1
@@ -119,10 +133,18 @@ for size in $SIZES; do
 		r2=$(timeit "$tool" report --run "$RUN" --top 10)
 		r3=$(timeit "$tool" effects --run "$RUN")
 		r4=$(timeit "$tool" compare "$prev" "$RUN")
-		r5=$(timeit "$tool" history)
-		r8=$(timeit "$tool" history --where "block=4k AND threads=1")
+		r5=- r8=- p5=- p8=-
+		if [ "${STORE_HISTORY:-1}" = 1 ]; then
+			r5=$(timeit "$tool" history)
+			r8=$(timeit "$tool" history --where "block=4k AND threads=1")
+			p5=$(pages "$tool" history) p8=$(pages "$tool" history --where "block=4k AND threads=1")
+		fi
 		r6=$(timeit "$tool" report --run "$RUN" --html "$WORK/r.html")
 		r7=$(timeit "$tool" audit "$RUN")
+		p1=$(pages "$tool" report --run "$RUN") p2=$(pages "$tool" report --run "$RUN" --top 10)
+		p3=$(pages "$tool" effects --run "$RUN") p4=$(pages "$tool" compare "$prev" "$RUN")
+		p6=$(pages "$tool" report --run "$RUN" --html "$WORK/r.html") p7=$(pages "$tool" audit "$RUN")
+		printf '%s %s %s %s %s %s %s %s %s %s\n' "$tool" "$runs" "$p1" "$p2" "$p3" "$p4" "$p5" "$p8" "$p6" "$p7" >>"$WORK/pages.txt"
 		set -- $(sqlite3 -separator " " "$DB" "SELECT (SELECT page_count FROM pragma_page_count) * (SELECT page_size FROM pragma_page_size),
 			(SELECT COUNT(*) FROM rank_result), (SELECT COUNT(*) FROM combo)")
 		bytes=$1 rows=$2 combos=$3
@@ -132,6 +154,12 @@ for size in $SIZES; do
 			"$(awk -v b="$bytes" -v c="$combos" -v n="$NP" 'BEGIN { printf "%.0f", b / c / n }')"
 	done
 done
+echo
+printf '  page reads (one run of each, strace pread64 on the store):\n  %-5s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %s\n' \
+	tool runs report top10 effects compare history hist1 html audit
+while read -r t r a b c d e f g h; do
+	printf '  %-5s %-5s %-8s %-8s %-8s %-8s %-8s %-8s %-8s %s\n' "$t" "$r" "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"
+done <"$WORK/pages.txt"
 echo
 echo "seconds: median of $REPS; MB: the store file; B/rank-ph: the file's bytes per rank_result row (rank and phase);"
 echo "B/combo/rank: per combination and rank (both phases, the thread rows, everything else included)"

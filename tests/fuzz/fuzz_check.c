@@ -143,6 +143,27 @@ static int value_pos(const struct st_config *cfg, int i, int64_t v)
 	return -1;
 }
 
+/* --layout and --access given together are one digit of the matrix
+ * (options.c: every access beside shared, none beside another layout):
+ * the position of c's pair in it, or -1; *radix its size. */
+static int layout_access_pos(const struct st_config *cfg, const struct st_combo *c,
+			     uint64_t *radix)
+{
+	const struct st_optval *l = &cfg->o[ST_OPT_LAYOUT], *a = &cfg->o[ST_OPT_ACCESS];
+	int pos = -1, at = 0;
+	for (int k = 0; k < l->n; k++) {
+		int shared = l->v[k] == ST_LAYOUT_SHARED;
+		if (l->v[k] == c->v[ST_OPT_LAYOUT] && !shared && c->v[ST_OPT_ACCESS] == ST_UNSET)
+			pos = at;
+		for (int r = 0; l->v[k] == c->v[ST_OPT_LAYOUT] && shared && r < a->n; r++)
+			if (a->v[r] == c->v[ST_OPT_ACCESS])
+				pos = at + r;
+		at += shared ? a->n : 1;
+	}
+	*radix = (uint64_t)at;
+	return pos;
+}
+
 static void check_combo(const struct st_config *cfg, uint64_t index)
 {
 	struct st_combo c;
@@ -172,6 +193,16 @@ static void check_combo(const struct st_config *cfg, uint64_t index)
 			FUZZ_CHECK(c.v[i] == want);
 			if (cfg->o[i].n)
 				exact = 0;
+			continue;
+		}
+		if (cfg->o[ST_OPT_LAYOUT].n && cfg->o[ST_OPT_ACCESS].n &&
+		    (i == ST_OPT_LAYOUT || i == ST_OPT_ACCESS)) {
+			uint64_t radix;
+			if (i == ST_OPT_LAYOUT)
+				continue; /* its digit is access's */
+			int pos = layout_access_pos(cfg, &c, &radix);
+			FUZZ_CHECK(pos >= 0);
+			back = back * radix + (uint64_t)pos;
 			continue;
 		}
 		if (!cfg->o[i].n) {
@@ -248,9 +279,15 @@ void fuzz_exercise_config(const struct st_config *cfg)
 {
 	char *err = malloc(ST_ERR_MAX);
 	FUZZ_CHECK(err != NULL);
-	int ok = st_config_check(cfg, err, ST_ERR_MAX) == 0;
+	/* what a run checks: the engine's choice adds to st_config_check's */
+	int plain = st_config_check(cfg, err, ST_ERR_MAX) == 0;
+	if (!plain)
+		fuzz_check_err(err, ST_ERR_MAX, NULL);
+	const struct st_engine *e = NULL;
+	int ok = st_engine_choose(cfg, &e, err, ST_ERR_MAX) == 0;
 	if (!ok)
 		fuzz_check_err(err, ST_ERR_MAX, NULL);
+	FUZZ_CHECK(!ok || (plain && e != NULL));
 
 	uint64_t product = 1, combos = st_plan_combos(cfg);
 	for (int i = 0; i < ST_OPT_COUNT && product <= 1000000000u; i++)

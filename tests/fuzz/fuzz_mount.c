@@ -1,14 +1,16 @@
 /*
  * fuzz_mount.c - libFuzzer target: the text parsers of the mount driver
- * (worker/mount.c): /proc/self/mountinfo lines, /proc/self/mountstats
- * blocks (the opts: line, and the RPC statistics of worker/rpcstats.c with
- * the delta of two readings), and the options the kernel shows mapped to
- * effective values.
+ * (worker/mountinfo.c, mount_opts.c): /proc/self/mountinfo lines,
+ * /proc/self/mountstats blocks (the opts: line, and the RPC statistics of
+ * worker/rpcstats.c with the delta of two readings), the options the
+ * kernel shows mapped to effective values, and the cache drop's choice
+ * over that mount table (worker/mount_drop.c).
  *
  * The input's first line is the mount point asked for, the rest the /proc
  * text (tests/fixtures/ has real ones). A mount found is the one asked for,
  * every field ends inside its buffer, the opts: line fits or says it was
- * cut, and an effective value is one its option can take.
+ * cut, an effective value is one its option can take, and the cache drop
+ * asks each step at most once and ends with one of its four methods.
  */
 #include "../../worker/mount.h"
 #include "../../worker/rpcstats.h"
@@ -39,7 +41,7 @@ static void check_effective(const struct st_effective *eff)
 {
 	TERMINATED(eff->options);
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		if (!(eff->known & (1ull << i)))
+		if (!st_effective_known(eff, i))
 			continue;
 		const struct st_opt_def *d = &st_options[i];
 		FUZZ_CHECK(d->flags & ST_OF_NFS);
@@ -70,6 +72,45 @@ static void check_effective(const struct st_effective *eff)
 		}
 		p += l + (p[l] == ',');
 	}
+}
+
+/* The cache drop's choice on text as the mount table (top: the id of the
+ * mount on mp in it, 0 none), each step answered from the bits of answers
+ * (umount refused, the mount still on top, a copy elsewhere, the mount
+ * failing; whose the top mount is). */
+static void check_drop(const char *text, const char *mp, unsigned answers, int top)
+{
+	int ours = answers & 64 ? top + !!(answers & 16) : -1;
+	struct st_drop_seen s = { .target = mp, .remount = !(answers & 32), .ours = ours,
+				  .mountinfo = text,
+				  .umount_rc = ST_DROP_UNKNOWN, .umount_msg = "umount: busy",
+				  .top_after = ST_DROP_UNKNOWN, .holder = ST_DROP_UNKNOWN,
+				  .mount_rc = ST_DROP_UNKNOWN, .mount_msg = "mount: failed" };
+	struct st_drop_choice c;
+	enum st_drop_step step;
+	unsigned asked = 0;
+	while ((step = st_drop_decide(&s, &c)) != ST_DROP_DONE) {
+		FUZZ_CHECK(step >= ST_DROP_UMOUNT && step <= ST_DROP_MOUNT && !(asked & (1u << step)));
+		asked |= 1u << step;
+		if (step == ST_DROP_UMOUNT)
+			s.umount_rc = answers & 1 ? -EBUSY : 0;
+		else if (step == ST_DROP_RECHECK)
+			s.top_after = answers & 2 ? top : 0;
+		else if (step == ST_DROP_LOOK)
+			s.holder = answers & 4 ? 4242 : 0;
+		else
+			s.mount_rc = answers & 8 ? -ETIMEDOUT : 0;
+	}
+	TERMINATED(c.method);
+	TERMINATED(c.reason);
+	FUZZ_CHECK(!strcmp(c.method, "none") || !strcmp(c.method, "drop_caches") ||
+		   !strcmp(c.method, "remount") || !strcmp(c.method, "remount+drop_caches"));
+	FUZZ_CHECK(c.drop_host == (strstr(c.method, "drop_caches") != NULL));
+	FUZZ_CHECK(c.rc <= 0 && (c.rc == 0 || (!c.drop_host && !strcmp(c.method, "none"))));
+	/* a remount is said only after a mount that worked; only stcluster's
+	 * own mount is ever unmounted */
+	FUZZ_CHECK(!strstr(c.method, "remount") || (asked & (1u << ST_DROP_MOUNT)));
+	FUZZ_CHECK(!(asked & (1u << ST_DROP_UMOUNT)) || ours < 0 || ours == top);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -140,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st_mount_effective(rc == 0 ? e->fstype : "nfs", rc == 0 ? e->mount_opts : text,
 			   rc == 0 ? e->super_opts : NULL, br == 0 || br == -E2BIG ? big : NULL, eff);
 	check_effective(eff);
+	check_drop(text, mp, size ? data[size - 1] : 0, rc == 0 ? e->mount_id : 0);
 
 	free(big);
 	free(opts);

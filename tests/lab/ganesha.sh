@@ -24,6 +24,8 @@
 #                         it silently (it logs to syslog only), keeps running on its unix socket,
 #                         its ganesha still starts and serves, but port 111 answers with the
 #                         first instance's registrations (and vanishes when that one stops).
+#                         start refuses when rpcbind does not listen on port 111 within 5 s
+#                         (without netbase's /etc/services it binds no port at all).
 #
 # Layout: the server runs in a private mount namespace (unshare --mount) with a private tmpfs
 # on /run (rpcbind socket/lock, /run/ganesha), in its own session (setsid). The process tree is
@@ -283,6 +285,23 @@ while [ ! -S /run/rpcbind.sock ]; do
 	sleep 0.05
 done
 [ $stopping = 0 ] || fail "stopped during start"
+# shared: rpcbind must listen on port 111 here. Without the service "sunrpc" (a minimal Debian
+# has no /etc/services: package netbase) it binds no port at all, yet runs and serves its unix
+# socket, so everything after would start and only a client's rpcinfo or v3 mount would fail.
+# /proc/net/tcp{,6} are this network namespace's sockets; 006F is port 111, 0A is LISTEN.
+if [ "$2" = shared ]; then
+	i=0
+	until cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -q '^ *[0-9]*: [0-9A-F]*:006F [0-9A-F]*:0000 0A '; do
+		kill -0 $rp 2>/dev/null || fail "rpcbind exited at start"
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			why="no 'sunrpc' in /etc/services: install netbase"
+			getent services sunrpc >/dev/null && why="rpcbind logs why to syslog only"
+			fail "rpcbind does not listen on port 111 within 5 s ($why)"
+		fi
+		sleep 0.05
+	done
+fi
 ganesha.nfsd -F -f "$S/ganesha.conf" -p "$S/ganesha.pid" -L "$S/ganesha.log" -N NIV_EVENT </dev/null &
 gp=$!
 echo $gp > "$S/ganesha.child.pid"

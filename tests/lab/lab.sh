@@ -6,14 +6,16 @@
 #   lab.sh up     LAB_DIR --clients N [--servers 0|1|2] [--prefix NAME] [--subnet A.B.C]
 #                         [--rate RATE] [--export DIR] [--slots N]
 #                         [--vm-clients N] [--vm-share DIR]...
+#                         [--vm-servers N] [--vm-disk MB] [--vm-disk-bps N] [--vm-disk-iops N]
 #   lab.sh run    LAB_DIR [--on HOST] -- COMMAND...  # in the head (or HOST), env.sh loaded
 #   lab.sh rate   LAB_DIR RATE|none                 # shape every server's link, both ways
 #   lab.sh status LAB_DIR
 #   lab.sh down   LAB_DIR                           # idempotent; cleans a half-made lab too
 #
 # Hosts: PREFIX-c1..cN (clients, SUBNET.1..N), then PREFIX-s1[,s2] (servers, SUBNET.N+1..),
-# then PREFIX-v1..vM (clients that are QEMU guests, --vm-clients M, after the servers), and the
-# head PREFIX-h (SUBNET.254): the "login node" where `run` starts mpirun; it is on the
+# then PREFIX-v1..vM (clients that are QEMU guests, --vm-clients M, after the servers),
+# PREFIX-n1..nK (servers that are QEMU guests running the kernel's NFS server, knfsd,
+# --vm-servers K, after those), and the head PREFIX-h (SUBNET.254): the "login node" where `run` starts mpirun; it is on the
 # lab network but not in the hostfile. The bridge (br0) lives in the namespace PREFIX-br, the
 # hosts' veths are eth0 in theirs and v-c1.., v-s1.., v-h in the bridge's. The root
 # namespace's interfaces and routes are never touched; the lab's namespaces have no route out:
@@ -27,8 +29,11 @@
 # rpcbind on port 111 of PREFIX-s1 (GANESHA_RPCBIND_NET=shared unless set: a kernel NFSv3 mount
 # asks it). --vm-clients M boots M QEMU guests (tests/lab/vm.sh: Debian's kernel with the NFS
 # client) that are client hosts reached over ssh; the repository is shared into them read-only
-# at its own path, --vm-share DIR shares DIR read-write the same way. --clients 0 is allowed
-# with guests and a server (rank 0, the store, is then PREFIX-s1: never a guest).
+# at its own path, --vm-share DIR shares DIR read-write the same way. --vm-servers K boots K
+# guests that export /export (ext4 on a disk of their own: --vm-disk MB, default 512, throttled
+# by QEMU to --vm-disk-bps bytes/s and --vm-disk-iops ops/s when given) and /export-tmpfs with
+# knfsd (NFSv3 with MOUNT on 20048, NFSv4.x). --clients 0 is allowed with guests and a
+# namespace server (rank 0, the store, is then PREFIX-s1: never a guest).
 # Environment: LAB_GANESHA (path of ganesha.sh, default: next to this script); GANESHA_* is
 # passed on to ganesha.sh; STLAB_VM_* to vm.sh.
 #
@@ -79,6 +84,10 @@ lab_hosts() {
 	for ((i = 1; i <= ${LAB_VMS:-0}; i++)); do
 		H_NAME+=("$LAB_PREFIX-v$i") H_ROLE+=(client) H_KIND+=(vm)
 		H_ADDR+=("$LAB_SUBNET.$((LAB_CLIENTS + LAB_SERVERS + i))")
+	done
+	for ((i = 1; i <= ${LAB_VM_SERVERS:-0}; i++)); do
+		H_NAME+=("$LAB_PREFIX-n$i") H_ROLE+=(server) H_KIND+=(vm)
+		H_ADDR+=("$LAB_SUBNET.$((LAB_CLIENTS + LAB_SERVERS + ${LAB_VMS:-0} + i))")
 	done
 	H_NAME+=("$LAB_PREFIX-h") H_ROLE+=(head) H_ADDR+=("$LAB_SUBNET.254") H_KIND+=(ns)
 }
@@ -257,6 +266,7 @@ cmd_up() {
 	[ $# -ge 1 ] || usage
 	local lab=$1; shift
 	local clients="" servers=1 prefix=lab subnet=10.77.0 rate=none export_dir="" slots=1 vms=0
+	local vmsrv=0 disk_mb=512 disk_bps="" disk_iops=""
 	local -a vm_shares=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -269,19 +279,31 @@ cmd_up() {
 			--slots) slots=${2:-}; shift 2 || usage ;;
 			--vm-clients) vms=${2:-}; shift 2 || usage ;;
 			--vm-share) vm_shares+=("${2:-}"); shift 2 || usage ;;
+			--vm-servers) vmsrv=${2:-}; shift 2 || usage ;;
+			--vm-disk) disk_mb=${2:-}; shift 2 || usage ;;
+			--vm-disk-bps) disk_bps=${2:-}; shift 2 || usage ;;
+			--vm-disk-iops) disk_iops=${2:-}; shift 2 || usage ;;
 			*) die "up: unknown argument '$1'" ;;
 		esac
 	done
 	[ "$(id -u)" = 0 ] || die "must run as root (namespaces, veth, tc)"
 	[[ $vms =~ ^[0-9]+$ ]] && [ "${#vms}" -le 3 ] || die "--vm-clients must be a count, got '$vms'"
 	[[ $servers =~ ^[0-2]$ ]] || die "--servers must be 0, 1 or 2"
-	if [ "$vms" -ge 1 ] && [ "$servers" -ge 1 ]; then
+	[[ $vmsrv =~ ^[0-2]$ ]] || die "--vm-servers must be 0, 1 or 2, got '$vmsrv'"
+	[[ $disk_mb =~ ^[0-9]{1,7}$ ]] && [ "$disk_mb" -ge 64 ] || die "--vm-disk must be MiB >= 64, got '$disk_mb'"
+	[ -z "$disk_bps" ] || { [[ $disk_bps =~ ^[0-9]{1,12}$ ]] && [ "$disk_bps" -ge 4096 ]; } ||
+		die "--vm-disk-bps must be bytes/s >= 4096, got '$disk_bps'"
+	[ -z "$disk_iops" ] || { [[ $disk_iops =~ ^[0-9]{1,9}$ ]] && [ "$disk_iops" -ge 1 ]; } ||
+		die "--vm-disk-iops must be a count >= 1, got '$disk_iops'"
+	[ "$vmsrv" -ge 1 ] || { [ "$disk_mb" = 512 ] && [ -z "$disk_bps$disk_iops" ]; } ||
+		die "--vm-disk, --vm-disk-bps and --vm-disk-iops need --vm-servers"
+	if [ "$((vms + vmsrv))" -ge 1 ] && [ "$servers" -ge 1 ]; then
 		[[ $clients =~ ^[0-9]+$ ]] || die "--clients N (N >= 0 with guests and a server) is required"
 	else
 		[[ $clients =~ ^[0-9]+$ ]] && [ "$clients" -ge 1 ] ||
-			die "--clients N (N >= 1; 0 only with --vm-clients and a server: rank 0 must not be a guest) is required"
+			die "--clients N (N >= 1; 0 only with guests (--vm-clients, --vm-servers) and --servers 1 or 2: rank 0 must not be a guest) is required"
 	fi
-	[ $((clients + servers + vms)) -le 250 ] || die "at most 250 hosts (SUBNET.1 .. SUBNET.250)"
+	[ $((clients + servers + vms + vmsrv)) -le 250 ] || die "at most 250 hosts (SUBNET.1 .. SUBNET.250)"
 	[ ${#vm_shares[@]} = 0 ] || [ "$vms" -ge 1 ] || die "--vm-share needs --vm-clients"
 	[[ $slots =~ ^[0-9]+$ ]] && [ "$slots" -ge 1 ] && [ "$slots" -le 64 ] || die "--slots must be a count 1..64"
 	[[ $prefix =~ ^[a-z][a-z0-9]{0,19}$ ]] ||
@@ -314,7 +336,7 @@ cmd_up() {
 		case $d/ in / | /proc/* | /sys/* | /dev/* | /run/* | "$repo"/*) die "--vm-share $d: not a directory to share (/, /proc, /sys, /dev, /run or inside the repository)" ;; esac
 		shares+=("$d")
 	done
-	if [ "$vms" -ge 1 ]; then
+	if [ "$((vms + vmsrv))" -ge 1 ]; then
 		for b in qemu-system-x86_64 ssh ssh-keygen timeout; do
 			command -v $b >/dev/null || die "$b not found (tests/deps.sh install: qemu-system-x86, openssh-client)"
 		done
@@ -323,6 +345,7 @@ cmd_up() {
 	fi
 
 	LAB_PREFIX=$prefix LAB_SUBNET=$subnet LAB_CLIENTS=$clients LAB_SERVERS=$servers LAB_VMS=$vms
+	LAB_VM_SERVERS=$vmsrv
 	LAB_BRIDGE_NS=$prefix-br LAB_HEAD=$prefix-h
 	lab_hosts
 	local n=${#H_NAME[@]} i name
@@ -361,7 +384,9 @@ cmd_up() {
 		"LAB_DIR=$LAB_DIR" "LAB_PREFIX=$LAB_PREFIX" "LAB_SUBNET=$LAB_SUBNET" \
 		"LAB_CIDR=$LAB_SUBNET.0/24" "LAB_CLIENTS=$LAB_CLIENTS" "LAB_SERVERS=$LAB_SERVERS" \
 		"LAB_SLOTS=$slots" "LAB_BRIDGE_NS=$LAB_BRIDGE_NS" "LAB_HEAD=$LAB_HEAD" \
-		"LAB_EXPORT=$export_dir" "LAB_VMS=$LAB_VMS" > "$LAB_DIR/lab.env" || die "cannot write $LAB_DIR/lab.env"
+		"LAB_EXPORT=$export_dir" "LAB_VMS=$LAB_VMS" "LAB_VM_SERVERS=$LAB_VM_SERVERS" \
+		"LAB_VM_DISK_MB=$disk_mb" "LAB_VM_DISK_BPS=$disk_bps" "LAB_VM_DISK_IOPS=$disk_iops" \
+		> "$LAB_DIR/lab.env" || die "cannot write $LAB_DIR/lab.env"
 
 	# 1. the bridge's namespace, made by ip (which also makes /run/netns a shared mount)
 	journal netns "$LAB_BRIDGE_NS"
@@ -426,9 +451,12 @@ cmd_up() {
 	} > "$LAB_DIR/hostfile"
 	write_launcher
 	write_env
-	local guests=()
-	for ((i = 0; i < n; i++)); do [ "${H_KIND[$i]}" = vm ] && guests+=("${H_NAME[$i]}"); done
-	echo "export STLAB_GUESTS='${guests[*]}'" >> "$LAB_DIR/env.sh"
+	local guests=() knfsd=()
+	for ((i = 0; i < n; i++)); do
+		[ "${H_KIND[$i]}" = vm ] && guests+=("${H_NAME[$i]}")
+		[ "${H_KIND[$i]}" = vm ] && [ "${H_ROLE[$i]}" = server ] && knfsd+=("${H_NAME[$i]}")
+	done
+	echo "export STLAB_GUESTS='${guests[*]}' STLAB_KNFSD='${knfsd[*]}'" >> "$LAB_DIR/env.sh"
 
 	gen "$LAB_DIR/rate"
 	if [ "$rate" != none ]; then
@@ -452,14 +480,14 @@ cmd_up() {
 	rm -f "$LAB_DIR/.check"
 
 	# the guests boot (in parallel, in the background) while the NFS server starts
-	if [ "$LAB_VMS" -ge 1 ]; then
+	if [ ${#guests[@]} -ge 1 ]; then
 		journal vm "$LAB_DIR"
 		mkdir -p "$LAB_DIR/vm" || die "cannot create $LAB_DIR/vm"
 		for ((i = 0; i < n; i++)); do
 			[ "${H_KIND[$i]}" = vm ] || continue
 			local o
 			IFS=. read -r -a o <<< "${H_ADDR[$i]}"
-			printf '%s %s 52:54:00:%02x:%02x:%02x\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${o[1]}" "${o[2]}" "${o[3]}"
+			printf '%s %s 52:54:00:%02x:%02x:%02x %s\n' "${H_NAME[$i]}" "${H_ADDR[$i]}" "${o[1]}" "${o[2]}" "${o[3]}" "${H_ROLE[$i]}"
 		done > "$LAB_DIR/vm/guests"
 		[ ${#shares[@]} = 0 ] || printf '%s\n' "${shares[@]}" > "$LAB_DIR/vm/extra-shares"
 		"$VM" start "$LAB_DIR" "$img" || die "the guests did not start"
@@ -481,7 +509,7 @@ cmd_up() {
 		echo "export STLAB_NFS_URL='$url'" >> "$LAB_DIR/env.sh"
 	fi
 
-	if [ "$LAB_VMS" -ge 1 ]; then
+	if [ ${#guests[@]} -ge 1 ]; then
 		# in the background: a signal to lab.sh then interrupts the wait (a foreground
 		# child would delay the teardown until every guest had booted)
 		"$VM" wait "$LAB_DIR" &

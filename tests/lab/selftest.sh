@@ -10,6 +10,8 @@
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB=$here/lab.sh
+# the first lab's subnet is the ladder's namespace lab's (t_lab): run this under "$STLAB_LOCK"
+. "$here/names.sh"
 work=${1:-}
 own_work=0
 if [ -z "$work" ]; then work=$(mktemp -d /tmp/labselftest.XXXXXX) || exit 1; own_work=1; fi
@@ -33,7 +35,7 @@ if command -v ganesha.nfsd >/dev/null && command -v nfs-ls >/dev/null; then
 fi
 
 t0=$(ms)
-if "$LAB" up "$A" --clients 3 --prefix "$PA" --subnet 10.77.201 "${export_args[@]}" >/dev/null; then
+if "$LAB" up "$A" --clients 3 --prefix "$PA" --subnet "$STLAB_NS_NET" "${export_args[@]}" >/dev/null; then
 	ok "lab A up ($(($(ms) - t0)) ms${export_args[*]:+, with nfs-ganesha})"
 else
 	bad "lab A up"; exit 1

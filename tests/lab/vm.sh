@@ -19,6 +19,11 @@
 #   STLAB_VM_SMP        vCPUs per guest (1)
 #   STLAB_VM_BOOT_WAIT  seconds a guest may take to come up (300)
 #
+# A guest whose role in LAB_DIR/vm/guests is "server" (lab.sh up --vm-servers N) runs the
+# kernel's NFS server (tests/lab/vm/init, stlab.role=server) on a second disk of its own,
+# LAB_DIR/vm/NAME.disk (ext4, LAB_VM_DISK_MB of lab.env, default 512), throttled by QEMU when
+# lab.env sets LAB_VM_DISK_BPS / LAB_VM_DISK_IOPS (throttling.bps-total, iops-total).
+#
 # The image: $STLAB_VM_CACHE/image-KEY/{vmlinux,initrd.gz,root.img}, KEY a hash of the recipe
 # (the functions that build it, tests/lab/vm/*, the package list, the kernel release). The
 # expensive part, the debootstrap root (~100 s), is cached on its own as root-RKEY/ (RKEY: its
@@ -33,12 +38,14 @@ CACHE=${STLAB_VM_CACHE:-/var/cache/stcluster-vm}
 SUITE=bookworm
 # the guest root: the NFS client (nfs-common; netbase for /etc/protocols, without which
 # mount.nfs fails "Failed to find 'tcp' protocol"), Open MPI, sshd, and stcluster's run-time
-# libraries (the binary built on the host runs unchanged; libasan8/libubsan1 for build-san)
-PACKAGES="netbase nfs-common openmpi-bin openssh-server kmod iproute2 procps strace
+# libraries (the binary built on the host runs unchanged; libasan8/libubsan1 for build-san);
+# nfs-kernel-server (rpc.nfsd, rpc.mountd, exportfs; rpcbind with it) for the guest that is a
+# server host (lab.sh up --vm-servers 1): one root for every guest, so one image
+PACKAGES="netbase nfs-common nfs-kernel-server openmpi-bin openssh-server kmod iproute2 procps strace
 libhwloc15 libsqlite3-0 libuuid1 libnfs13 libssl3 liburing2 libaio1 libasan8 libubsan1"
 # modules: the initramfs loads what mounts the root disk; the guest's init the rest
 INITRD_MODULES="virtio_pci virtio_blk crc32c_generic ext4"
-ROOT_MODULES="virtio_pci virtio_net virtio_rng 9pnet_virtio 9p sunrpc nfs nfsv3 nfsv4"
+ROOT_MODULES="virtio_pci virtio_net virtio_rng 9pnet_virtio 9p sunrpc nfs nfsv3 nfsv4 nfsd"
 
 die() { echo "$prog: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
@@ -271,10 +278,10 @@ open_lab() {
 	# shellcheck disable=SC1091
 	. "$LAB_DIR/lab.env"
 	VD=$LAB_DIR/vm SD=$LAB_DIR/ssh
-	G_NAME=() G_ADDR=() G_MAC=()
-	local n a m
+	G_NAME=() G_ADDR=() G_MAC=() G_ROLE=()
+	local n a m r
 	if [ -r "$VD/guests" ]; then
-		while read -r n a m; do G_NAME+=("$n") G_ADDR+=("$a") G_MAC+=("$m"); done < "$VD/guests"
+		while read -r n a m r; do G_NAME+=("$n") G_ADDR+=("$a") G_MAC+=("$m") G_ROLE+=("${r:-client}"); done < "$VD/guests"
 	fi
 }
 
@@ -339,6 +346,22 @@ prepare() {
 	} | sort -k1,1 > "$VD/share/shares"
 }
 
+# server_disk NAME: the export disk of a server guest, VD/NAME.disk: a sparse raw file with
+# an ext4 made here (fast; under TCG mkfs would take seconds), its inode tables and journal
+# initialised now so that no lazy init writes to it while a test measures; DISK_THROTTLE:
+# QEMU's throttling of it (lab.env's LAB_VM_DISK_BPS, LAB_VM_DISK_IOPS; empty: none)
+server_disk() {
+	local f=$VD/$1.disk mb=${LAB_VM_DISK_MB:-512}
+	[[ $mb =~ ^[0-9]+$ ]] && [ "$mb" -ge 64 ] || { say "LAB_VM_DISK_MB must be MiB >= 64, got '$mb'"; return 1; }
+	truncate -s "${mb}M" "$f" &&
+		mkfs.ext4 -q -F -L stlab-export -E lazy_itable_init=0,lazy_journal_init=0 "$f" > /dev/null ||
+		{ say "mkfs.ext4 of $f failed"; return 1; }
+	DISK_THROTTLE=
+	[ -z "${LAB_VM_DISK_BPS:-}" ] || DISK_THROTTLE+=",throttling.bps-total=$LAB_VM_DISK_BPS"
+	[ -z "${LAB_VM_DISK_IOPS:-}" ] || DISK_THROTTLE+=",throttling.iops-total=$LAB_VM_DISK_IOPS"
+	return 0
+}
+
 cmd_start() {
 	[ $# = 1 ] || [ $# = 2 ] || die "usage: $prog start LAB_DIR [IMAGE_DIR]"
 	open_lab "$1"
@@ -365,10 +388,16 @@ cmd_start() {
 		k=$((k + 1))
 	done < "$VD/share/shares"
 	local i n pids=()
+	local -a srv
 	for ((i = 0; i < ${#G_NAME[@]}; i++)); do
 		n=${G_NAME[$i]}
 		rm -f "$VD/$n".*
 		mkfifo "$VD/$n.mon.in" "$VD/$n.mon.out" || die "mkfifo in $VD failed"
+		srv=()
+		if [ "${G_ROLE[$i]}" = server ]; then
+			server_disk "$n" || die "cannot make the export disk of $n"
+			srv=(-drive "file=$VD/$n.disk,if=virtio,format=raw,cache=writeback$DISK_THROTTLE")
+		fi
 		# in the bridge's namespace, where the guest's tap is a port of br0; TMPDIR: the
 		# snapshot overlay of root.img stays inside the lab (removed even after a SIGKILL)
 		closed_fds env TMPDIR="$VD" nsenter --net="/run/netns/$LAB_BRIDGE_NS" qemu-system-x86_64 \
@@ -376,8 +405,9 @@ cmd_start() {
 			-machine pc -accel tcg -cpu max -smp "$smp" -m "$mem" -display none \
 			-serial "file:$VD/$n.console" -monitor "pipe:$VD/$n.mon" \
 			-kernel "$IMG/vmlinux" -initrd "$IMG/initrd.gz" \
-			-append "console=ttyS0 quiet panic=-1 stlab.host=$n stlab.addr=${G_ADDR[$i]}/24" \
+			-append "console=ttyS0 quiet panic=-1 stlab.host=$n stlab.addr=${G_ADDR[$i]}/24 stlab.role=${G_ROLE[$i]}" \
 			-drive "file=$IMG/root.img,if=virtio,format=raw,snapshot=on,cache=unsafe" \
+			"${srv[@]}" \
 			"${fs[@]}" \
 			-netdev "tap,id=n0,ifname=t-${n#"$LAB_PREFIX"-},script=no,downscript=no" \
 			-device "virtio-net-pci,netdev=n0,mac=${G_MAC[$i]}" \

@@ -33,7 +33,7 @@ def size_text(v):
         if v > 0 and v % 1024 ** k == 0:
             return '%d%s' % (v // 1024 ** k, unit)
     return str(v)
-sizes = {'block', 'size', 'rsize', 'wsize'}
+sizes = {'block', 'size', 'rsize', 'wsize', 'rwsize'}
 level = {}
 for row in con.execute('SELECT combo_id, %s FROM combo WHERE run_id = ?' % ', '.join('"%s"' % o for o in opts), (run,)):
     level[row[0]] = {o: (size_text(v) if o in sizes else str(v)) for o, v in zip(opts, row[1:])}
@@ -66,16 +66,18 @@ for phase in {o[1] for o in obs}:
         for k, v in cells.items():
             want[phase, a + ' x ' + b, k[0] + ' x ' + k[1]] = dict(n=len(v), mbps=statistics.mean(v), departure=dep[k],
                                                                effect=max(dep.values()) - min(dep.values()) if both else None)
-got = {(r['phase'], r['option'], r['level']): r for r in json.load(open(path))}
+got = {(r['phase'], r['option'], r['level']): r for r in json.load(open(path))['rows']}
 assert set(got) == set(want), (sorted(set(got) ^ set(want)))
 for k, w in want.items():
     g = got[k]
     assert g['n'] == w['n'], (k, g, w)
-    for name, col in (('mbps', 'MB/s'), ('departure', 'departure'), ('effect', 'effect'), ('sd', 'sd'), ('min', 'min'), ('max', 'max')):
+    assert g['figure_unit'] == 'bytes_per_s', g
+    # JSON: bytes per second, unrounded (the table's MB/s are rounded to 0.1)
+    for name, col in (('mbps', 'mean'), ('departure', 'departure'), ('effect', 'effect'), ('sd', 'sd'), ('min', 'min'), ('max', 'max')):
         if name in w and w[name] is None:
             assert g[col] is None, (k, col, g[col])
         elif name in w:
-            assert abs(g[col] - w[name]) <= 0.051, (k, col, g[col], w[name])
+            assert abs(g[col] / 1e6 - w[name]) <= 1e-6 * max(1, abs(w[name])), (k, col, g[col], w[name])
 print('effects: %d rows match the raw rows' % len(want))
 EOF
 }
@@ -104,18 +106,18 @@ def p2(t, v):
     s = pdf(0, v) + pdf(t, v) + sum((4 if i % 2 else 2) * pdf(i * h, v) for i in range(1, n))
     return max(0.0, 1 - 2 * s * h / 3)
 a, b = samples(ra), samples(rb)
-rows = json.load(open(path))
+rows = json.load(open(path))['rows']
 assert rows, 'no shared combination'
 for r in rows:
-    k = (r['phase'], str(r[opt]))
+    k = (r['phase'], str(r['options'][opt]))
     xa, xb = a.get(k, []), b.get(k, [])
-    assert r['A n'] == len(xa) and r['B n'] == len(xb), (r, len(xa), len(xb))
+    assert r['a_n'] == len(xa) and r['b_n'] == len(xb), (r, len(xa), len(xb))
     if not xa or not xb:
         assert r['verdict'].startswith('failed in'), r
         continue
     ma, mb = statistics.mean(xa), statistics.mean(xb)
-    assert abs(r['A MB/s'] - ma) <= 0.051 and abs(r['B MB/s'] - mb) <= 0.051, (r, ma, mb)
-    assert abs(r['change %'] - 100 * (mb - ma) / ma) <= 0.051, r
+    assert abs(r['a_mean'] / 1e6 - ma) <= 1e-6 * ma and abs(r['b_mean'] / 1e6 - mb) <= 1e-6 * mb, (r, ma, mb)
+    assert abs(r['change_pct'] - 100 * (mb - ma) / ma) <= 1e-6 * max(1, abs(r['change_pct'])), r
     if len(xa) < 3 or len(xb) < 3:
         assert r['verdict'].startswith('too few iterations'), r
         continue
@@ -144,7 +146,7 @@ t_effects_match_raw_rows_and_null_delays() {
 	oracle_check s.db 4000000 auto || fail "effects' figures against the null engine's schedule" || return 1
 	python3 - <<'EOF' || fail "effects sorted by effect" || return 1
 import json
-rows = json.load(open('e.json'))
+rows = json.load(open('e.json'))['rows']
 for phase in ('write', 'read'):
     mains = [r for r in rows if r['phase'] == phase and r['kind'] == 'main']
     effects = [r['effect'] for r in mains]
@@ -153,11 +155,58 @@ EOF
 	# the same query from the sqlite3 shell, with the run as a parameter
 	sqlite3 -batch -csv s.db ".param set :run \"'$run'\"" ".read $TOP/sql/queries/effects.sql" >shell.csv ||
 		fail "effects.sql in the sqlite3 shell" || return 1
-	expect_eq "$(wc -l <shell.csv)" "$(python3 -c "import json; print(len(json.load(open('e.json'))))")" \
+	expect_eq "$(wc -l <shell.csv)" "$(python3 -c "import json; print(len(json.load(open('e.json'))['rows']))")" \
 		"rows from the shell and from stcluster effects" || return 1
 	$ST effects --db s.db --run nosuch >/dev/null 2>err.txt
 	expect_eq "$?" 2 "effects with an unknown run" || return 1
 	expect_eq "$(cat err.txt)" "stcluster effects: --run: no run 'nosuch' in the store" "message" || return 1
+}
+
+# an_factors JSON: the options of effects' rows (JSON), main and interaction,
+# sorted, one line
+an_factors() {
+	python3 -c "import json, sys; print(' '.join(sorted({r['option'] for r in json.load(open(sys.argv[1]))['rows']})))" "$1"
+}
+
+t_effects_tied_dimensions_are_one_factor() {
+	# rwsize gives rsize and wsize: one factor, not three "interacting";
+	# a set gives vers and rsize: one factor 'set', its levels the names
+	an_run s.db --null-delay 2ms --block 16k --size 64k --threads 1,2 --rwsize 64k,1m --label rw || return 1
+	an_run s.db --null-delay 2ms --block 16k --size 64k --threads 1,2 \
+		--set 'v3:vers=3,rsize=64k' --set 'v4:vers=4,rsize=1m' --label sets || return 1
+	rw=$(an_id s.db rw)
+	sets=$(an_id s.db sets)
+	expect_eq "$(q s.db "SELECT group_concat(v) FROM (SELECT DISTINCT \"set\" || '/' || vers || '/' || rsize AS v FROM combo WHERE run_id = '$sets' ORDER BY v)")" \
+		"v3/3/65536,v4/4/1048576" "the sets' names stored, their options beside them" || return 1
+	for r in rw sets; do
+		eval id=\$$r
+		$ST effects --db s.db --run "$id" --format json >e-$r.json || return 1
+		$ST report --db s.db --run "$id" --html $r.html || return 1
+	done
+	expect_eq "$(an_factors e-rw.json)" "rwsize threads threads x rwsize" "effects over --rwsize" || return 1
+	an_effects_check s.db "$rw" e-rw.json threads rwsize || fail "effects over --rwsize against the raw rows" || return 1
+	expect_eq "$(an_factors e-sets.json)" "set threads threads x set" "effects over two sets" || return 1
+	an_effects_check s.db "$sets" e-sets.json threads set || fail "effects over the sets against the raw rows" || return 1
+	expect_eq "$(python3 -c "import json; print(' '.join(sorted({r['level'] for r in json.load(open('e-sets.json'))['rows'] if r['option'] == 'set'})))")" \
+		"v3 v4" "the sets' levels are their names" || return 1
+	# report's columns: the one factor, not the options it gives (the table's
+	# header; JSON's options object has every sweep option, tied ones too)
+	for r in rw sets; do
+		$ST report --db s.db --run "$(an_id s.db $r)" --top 9 --format csv >top-$r.csv || return 1
+	done
+	python3 - <<'PY' || fail "report --top's columns" || return 1
+import csv
+for r, want, gone in (('rw', 'rwsize', ('rsize', 'wsize')), ('sets', 'set', ('vers', 'rsize'))):
+    head = next(csv.reader(open('top-%s.csv' % r)))
+    assert want in head and not any(g in head for g in gone), (r, head)
+PY
+	# the page: rwsize's size chart and its effects, no rsize or wsize at all
+	grep -q 'rwsize (log scale)' rw.html || fail "the page charts rwsize" || return 1
+	expect_eq "$(grep -ow 'rsize\|wsize' rw.html | wc -l)" 0 "rsize or wsize on the page of an --rwsize run" || return 1
+	# the sets' page: set=v3 and set=v4 as levels; vers and rsize only in the command line
+	grep -q 'set=v3: ' sets.html && grep -q 'set=v4: ' sets.html || fail "the page's levels of set" || return 1
+	expect_eq "$(grep -o 'vers=[34][ :]\|&#215; vers\|&#215; rsize\|rsize &#215;\|"vers"' sets.html | wc -l)" 0 \
+		"vers or rsize as a factor on the sets' page" || return 1
 }
 
 t_compare_welch_verdicts() {
@@ -177,18 +226,18 @@ t_compare_welch_verdicts() {
 	$ST compare --db s.db "$A" "$(echo "$B" | cut -c1-8)" --format json >ab.json || return 1
 	python3 -c "
 import json
-d = json.load(open('ab.json'))
-assert [(r['phase'], r['threads']) for r in d] == [('write', 2), ('read', 2)], d
+d = json.load(open('ab.json'))['rows']
+assert [(r['phase'], r['options']['threads']) for r in d] == [('write', 2), ('read', 2)], d
 for r in d:
-    assert r['verdict'] == 'worse' and -85 < r['change %'] < -30 and r['p'] < 0.05, r
+    assert r['verdict'] == 'worse' and -85 < r['change_pct'] < -30 and r['p'] < 0.05, r
 " || fail "A against B" || return 1
 	an_welch_check s.db "$A" "$B" ab.json threads || fail "compare's Welch figures" || return 1
 	# a run against itself: no change, p = 1
 	$ST compare --db s.db "$A" "$A" --format json >aa.json || return 1
 	python3 -c "
 import json
-d = json.load(open('aa.json'))
-assert len(d) == 4 and all(r['verdict'] == 'within noise' and r['change %'] == 0 and r['p'] == 1 for r in d), d
+d = json.load(open('aa.json'))['rows']
+assert len(d) == 4 and all(r['verdict'] == 'within noise' and r['change_pct'] == 0 and r['p'] == 1 for r in d), d
 " || fail "A against itself" || return 1
 	# one iteration in C: no verdict but an honest one
 	$ST compare --db s.db "$A" "$C" --format json >ac.json || return 1
@@ -199,9 +248,9 @@ assert len(d) == 4 and all(r['verdict'] == 'within noise' and r['change %'] == 0
 	an_welch_check s.db "$A" "$D" ad.json threads || fail "A against D" || return 1
 	python3 -c "
 import json
-d = {r['phase']: r for r in json.load(open('ad.json'))}
-assert d['write']['verdict'] == 'failed in B' and d['write']['B MB/s'] is None, d
-assert d['read']['B n'] == 3, d
+d = {r['phase']: r for r in json.load(open('ad.json'))['rows']}
+assert d['write']['verdict'] == 'failed in B' and d['write']['b_mean'] is None, d
+assert d['read']['b_n'] == 3, d
 " || fail "failed phases in compare" || return 1
 	$ST compare --db s.db "$A" "$B" >ab.txt || return 1
 	grep -q "^# A = $(echo "$A" | cut -c1-8) (A, " ab.txt || fail "table note names the runs" || return 1
@@ -220,9 +269,9 @@ t_history_flags_regression() {
 	$ST history --db s.db --where "sync=async AND block=16k" --phase read --format json >h.json || return 1
 	python3 - <<'EOF' || fail "history against the raw rows" || return 1
 import json, sqlite3, statistics
-d = json.load(open('h.json'))
+d = json.load(open('h.json'))['rows']
 assert [r['label'] for r in d] == ['H1', 'H2', 'H3'], d
-assert all(r['sync'] == 'async' for r in d) if 'sync' in d[0] else True
+assert all(r['options']['sync'] == 'async' for r in d), d
 con = sqlite3.connect('s.db')
 def mbps(label):
     return [y for (y,) in con.execute('''SELECT SUM(r.bytes) * 1000.0 / (MAX(r.end_ns) - MIN(r.start_ns))
@@ -230,13 +279,14 @@ def mbps(label):
         WHERE run.label = ? AND c.sync = 'async' AND r.phase = 'read' AND r.role = 'client'
         GROUP BY r.combo_id''', (label,))]
 h1, h2, h3 = mbps('H1'), mbps('H2'), mbps('H3')
-assert d[0]['verdict'] == 'first run' and d[0]['earlier runs'] == 0, d[0]
-assert abs(d[1]['earlier MB/s'] - statistics.mean(h1)) <= 0.051, d[1]
+close = lambda got, want: abs(got - want) <= 1e-6 * max(1, abs(want))
+assert d[0]['verdict'] == 'first run' and d[0]['earlier_runs'] == 0, d[0]
+assert close(d[1]['earlier_mean'] / 1e6, statistics.mean(h1)), d[1]
 prev = statistics.mean(h1 + h2)
-assert d[2]['earlier runs'] == 2 and abs(d[2]['earlier MB/s'] - prev) <= 0.051, (d[2], prev)
-assert abs(d[2]['MB/s'] - statistics.mean(h3)) <= 0.051, d[2]
-assert abs(d[2]['change %'] - 100 * (statistics.mean(h3) - prev) / prev) <= 0.051, d[2]
-assert d[2]['verdict'] == 'regression' and -85 < d[2]['change %'] < -30, d[2]
+assert d[2]['earlier_runs'] == 2 and close(d[2]['earlier_mean'] / 1e6, prev), (d[2], prev)
+assert close(d[2]['mean'] / 1e6, statistics.mean(h3)), d[2]
+assert close(d[2]['change_pct'], 100 * (statistics.mean(h3) - prev) / prev), d[2]
+assert d[2]['verdict'] == 'regression' and -85 < d[2]['change_pct'] < -30, d[2]
 EOF
 	# the whole history: both sync values, both phases, three runs each
 	$ST history --db s.db --format csv >all.csv || return 1
@@ -278,7 +328,7 @@ t_top_and_every_format_with_failures() {
 		python3 - "$cmd" <<'EOF' || fail "$cmd: output not valid" || return 1
 import csv, json, sys
 cmd = sys.argv[1]
-j = json.load(open('out.json'))
+j = json.load(open('out.json'))['rows']
 c = list(csv.reader(open('out.csv')))
 assert len(c) == len(j) + 1 and all(len(r) == len(c[0]) for r in c), cmd
 md = [l for l in open('out.markdown') if l.startswith('|')]
@@ -287,7 +337,7 @@ t = open('out.table').read().splitlines()
 assert len(t) == len(j) + 2, (cmd, len(t), len(j))
 if cmd.startswith('report'):
     w = [r for r in j if r['phase'] == 'write']
-    assert w and all(r['MB/s'] is None and r['verdict'].startswith('error in 3 of 3') for r in w), w
+    assert w and all(r['mean'] is None and r['verdict'].startswith('error in 3 of 3') for r in w), w
 if cmd.startswith('compare'):
     assert all(r['verdict'] == 'failed in B' for r in j if r['phase'] == 'write'), j
 EOF
@@ -308,12 +358,12 @@ t_posix_run_feeds_every_query() {
 	$ST effects --db s.db --format json >e.json || return 1
 	an_effects_check s.db "$run" e.json block threads || fail "effects of the posix run" || return 1
 	$ST compare --db s.db last last --format json >c.json || return 1
-	expect_eq "$(python3 -c "import json; print(len(json.load(open('c.json'))))")" 8 \
+	expect_eq "$(python3 -c "import json; print(len(json.load(open('c.json'))['rows']))")" 8 \
 		"compare: 4 combinations x 2 phases" || return 1
 	$ST report --db s.db --top 2 --format json >t.json || return 1
-	expect_eq "$(python3 -c "import json; print(len(json.load(open('t.json'))))")" 4 "top 2 per phase" || return 1
+	expect_eq "$(python3 -c "import json; print(len(json.load(open('t.json'))['rows']))")" 4 "top 2 per phase" || return 1
 	$ST history --db s.db --where "block=64k AND threads=2" --format json >h.json || return 1
-	python3 -c "import json; d = json.load(open('h.json')); assert len(d) == 2 and all(r['verdict'] == 'first run' for r in d), d" ||
+	python3 -c "import json; d = json.load(open('h.json'))['rows']; assert len(d) == 2 and all(r['verdict'] == 'first run' for r in d), d" ||
 		fail "history of the posix run" || return 1
 	$ST report --db s.db --html r.html || return 1
 	grep -q "Main effects" r.html || fail "html of the posix run"
@@ -404,6 +454,20 @@ print('60 combinations per phase: 20 charted best first, all 60 in each table')
 EOF
 }
 
+# The metadata section joins phase_summary, which has a threads column of
+# its own: with --threads swept, the label's bare "threads" was ambiguous,
+# the statement failed and the section was left out of the page.
+t_html_metadata_table_when_threads_vary() {
+	an_run s.db --phases create,stat --files 10 --fanout 1,2 --threads 1,2 || return 1
+	$ST report --db s.db --html p.html || return 1
+	q s.db "SELECT (c.seq + 1) || '|threads=' || c.threads || ' fanout=' || c.fanout || '|' || s.phase || '|' ||
+		s.ops FROM combo c JOIN phase_summary s USING (combo_id) ORDER BY c.seq, s.phase_order" >want.txt
+	python3 "$TOP/tests/html_table.py" p.html 'Metadata operations per second' 0,1,2,8 >got.txt ||
+		fail "the metadata table" || return 1
+	expect_eq "$(wc -l <want.txt)" 8 "metadata phases in the store" || return 1
+	cmp -s got.txt want.txt || fail "the metadata table against the store: $(diff got.txt want.txt | head -5)"
+}
+
 t_html_report_renders_in_chromium() {
 	command -v chromium >/dev/null || { echo "chromium missing (sh tests/deps.sh install)"; return 77; }
 	# a label to escape, and the 4k combinations' writes failing (16 calls; 16k: 4)
@@ -481,7 +545,7 @@ t_man_page_covers_every_option_and_subcommand() {
 		grep -q "^\\\\fB\\\\-\\\\-$(echo "$opt" | sed 's/-/\\\\-/g')\\\\fR" stcluster.1 ||
 			fail "man page lacks --$opt" || return 1
 	done
-	for cmd in report runs query compare effects history audit; do
+	for cmd in report runs query compare effects history audit advise; do
 		grep -q "^\\\\fBstcluster $cmd\\\\fR" stcluster.1 || fail "man page lacks $cmd" || return 1
 	done
 	# the page the build made is the one this binary writes

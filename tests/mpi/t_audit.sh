@@ -35,10 +35,12 @@ t_audit_ok_then_every_change_named() {
 	python3 -c "
 import json
 d = json.load(open('ok.json'))
-assert d['status'] == 'ok' and d['hashed'] and d['altered'] == 0, d
-assert [i['what'] for i in d['items']] == ['config', 'baselines'] + ['combination'] * 4 + ['result'], d
-assert [i['seq'] for i in d['items'] if i['what'] == 'combination'] == [0, 1, 2, 3]
-assert all(i['stored'] == i['computed'] and len(i['stored']) == 64 for i in d['items'])
+assert d['command'] == 'audit' and d['run_id'] == '$run', d
+s = d['summary']
+assert s['status'] == 'ok' and s['hashed'] and s['altered'] == 0, d
+assert [i['what'] for i in d['rows']] == ['config', 'baselines'] + ['combination'] * 4 + ['result'], d
+assert [i['seq'] for i in d['rows'] if i['what'] == 'combination'] == [0, 1, 2, 3]
+assert all(i['stored'] == i['computed'] and len(i['stored']) == 64 for i in d['rows'])
 " || fail "json of an untouched run" || return 1
 	# audit reads only: the store is byte for byte the same, no WAL files left
 	expect_eq "$(sha256sum s.db)" "$before" "store unchanged by audit" || return 1
@@ -79,7 +81,7 @@ assert all(i['stored'] == i['computed'] and len(i['stored']) == 64 for i in d['i
 	$ST audit last --db bytes.db --format json >bytes.json
 	python3 -c "
 import json
-d = json.load(open('bytes.json'))
+d = json.load(open('bytes.json'))['summary']
 assert d['status'] == 'altered' and d['altered'] == 2 and d['altered_seqs'] == [2], d
 " || fail "json of an altered run"
 }
@@ -130,12 +132,12 @@ t_audit_resume_after_removed_combinations() {
 t_audit_older_store_has_no_hashes() {
 	audit_setup || return 1
 	# what a store of schema version 1 holds: the same rows, no hash columns
-	# (and nothing of versions 3 to 6)
-	sqlite3 s.db "$V6_ADDED_SQL $V4_ADDED_SQL ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
+	# (and nothing of versions 3 to 9)
+	sqlite3 s.db "$V9_ADDED_SQL $V6_ADDED_SQL $V4_ADDED_SQL ALTER TABLE run DROP COLUMN config_hash; ALTER TABLE run DROP COLUMN baseline_hash;
 		ALTER TABLE run DROP COLUMN result_hash; ALTER TABLE combo DROP COLUMN row_hash;
 		ALTER TABLE thread_result DROP COLUMN io_mode;
 		ALTER TABLE run DROP COLUMN cleanup; ALTER TABLE baseline DROP COLUMN streams;
-		ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run;
+		ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run; ALTER TABLE combo DROP COLUMN stage;
 		PRAGMA user_version = 1" || return 1
 	before=$(sha256sum s.db)
 	$ST audit last --db s.db >old.out || fail "audit of an older run: exit $?: $(cat old.out)" || return 1
@@ -143,12 +145,12 @@ t_audit_older_store_has_no_hashes() {
 	expect_eq "$(sha256sum s.db)" "$before" "older store unchanged by audit" || return 1
 	# the next run migrates the store; the old run still has none, the new one all
 	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 7 "migrated" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 9 "migrated" || return 1
 	$ST audit last~1 --db s.db --format json >old.json || return 1
 	python3 -c "
 import json
 d = json.load(open('old.json'))
-assert d['status'] == 'no hashes' and not d['hashed'] and d['items'] == [], d
+assert d['summary']['status'] == 'no hashes' and not d['summary']['hashed'] and d['rows'] == [], d
 " || fail "json of an older run" || return 1
 	$ST audit last --db s.db >new.out || fail "audit of the new run: $(cat new.out)" || return 1
 	expect_eq "$(tail -1 new.out)" "ok: all 4 hashes match" "new run"

@@ -1,12 +1,13 @@
 # Real multi-host runs: a lab of network namespaces (tests/lab/lab.sh) with
 # 3 client hosts and an NFS server host (nfs-ganesha), mpirun reaching them
 # through the launcher, the server's link limited with tc.
-# run.sh: one at a time (the lab's namespace names and subnet are fixed)
+# run.sh: one at a time (the lab's namespace names and subnet, STLAB_NS_PREFIX and
+# STLAB_NS_NET of tests/lab/names.sh, are one per ladder)
 
 # lab_up N-CLIENTS RATE: a lab under $T, torn down when the test's shell exits
 lab_up() {
 	mkdir -p "$T/export"
-	"$TOP/tests/lab/lab.sh" up "$T/lab" --clients "$1" --prefix stt --subnet 10.77.201 \
+	"$TOP/tests/lab/lab.sh" up "$T/lab" --clients "$1" --prefix "$STLAB_NS_PREFIX" --subnet "$STLAB_NS_NET" \
 		--rate "$2" --export "$T/export" >"$T/lab.up" 2>&1 || { cat "$T/lab.up"; return 1; }
 	trap '"$TOP/tests/lab/lab.sh" down "$T/lab" >/dev/null 2>&1' EXIT
 	URL=$(cat "$T/lab/nfs_url")
@@ -23,7 +24,8 @@ hostfile_of() {
 
 t_lab_rate_limited_link_is_the_ceiling() {
 	command -v ganesha.nfsd >/dev/null || { echo "nfs-ganesha is not installed"; return 77; }
-	$ST --help | grep -q "libnfs (nfs" || { echo "the libnfs engine is not built in"; return 77; }
+	# --help lists each built-in engine on a line of its own ("  libnfs   a userspace ...")
+	$ST --help | grep -q "^  libnfs  " || { echo "the libnfs engine is not built in"; return 77; }
 	lab_up 3 200mbit || return 1
 	# the payload ceiling of a 200 Mbit/s link at MTU 1500: 25 MB/s x 1448/1500
 	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
@@ -38,7 +40,7 @@ t_lab_rate_limited_link_is_the_ceiling() {
 			--server-dir "$T/export" --baseline-time 1 --baseline-size 64m \
 			--label "clients=$n" --db "$T/s.db" --quiet || fail "run with $n clients" || return 1
 		run=$(q s.db "SELECT run_id FROM run WHERE label = 'clients=$n'")
-		expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE run_id = '$run' AND role = 'server' AND hostname = 'stt-s1'")" 1 "n=$n server role" || return 1
+		expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE run_id = '$run' AND role = 'server' AND hostname = '$STLAB_NS_PREFIX-s1'")" 1 "n=$n server role" || return 1
 		expect_eq "$(q s.db "SELECT COUNT(*) FROM host WHERE run_id = '$run' AND role = 'client'")" $n "n=$n clients" || return 1
 		# The link's ceiling is a bound nothing beats (3 %: tbf's 10 ms burst
 		# and the edges of the span). Below it, a busy machine's stalls cost a
@@ -121,18 +123,18 @@ for r in rows:
 	# the server rank's own facts: its sampling window and the CPU it cost
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result WHERE role = 'server' AND (end_ns <= start_ns OR cpu_user_us + cpu_sys_us <= 0)")" 0 "server rank window and CPU" || return 1
 	# host facts of the lab hosts
-	expect_eq "$(q s.db "SELECT DISTINCT mtu FROM host WHERE hostname LIKE 'stt-%'")" 1500 "MTU of the lab link" || return 1
+	expect_eq "$(q s.db "SELECT DISTINCT mtu FROM host WHERE hostname LIKE '$STLAB_NS_PREFIX-%'")" 1500 "MTU of the lab link" || return 1
 	expect_eq "$(ls -A "$T/export")" "" "export left clean"
 }
 
 t_lab_unknown_host_fails_cleanly() {
 	lab_up 1 none || return 1
-	printf 'stt-c1 slots=1\nstt-c9 slots=1\n' >bad.hosts
+	printf '%s slots=1\n' $STLAB_NS_PREFIX-c1 $STLAB_NS_PREFIX-c9 >bad.hosts
 	lab_run mpirun -hostfile "$T/bad.hosts" -np 2 $ST --engine null --block 4k --size 16k \
 		--db "$T/s.db" >out 2>&1
 	rc=$?
 	[ $rc != 0 ] || fail "mpirun succeeded with an unknown host" || return 1
-	grep -q "unknown host stt-c9" out || fail "no clear error: $(head -5 out)" || return 1
+	grep -q "unknown host $STLAB_NS_PREFIX-c9" out || fail "no clear error: $(head -5 out)" || return 1
 	[ ! -e "$T/s.db" ] || fail "a store was written"
 }
 
@@ -140,23 +142,45 @@ t_lab_host_dies_mid_phase() {
 	lab_up 2 none || return 1
 	hf=$(hostfile_of 2)
 	third=$(awk 'NR == 3 { print $1 }' "$hf")
-	# null engine, 5 ms a call: the second combination's write phase lasts 1 s
+	# null engine, 5 ms a call: the second combination's phases last 5 s each.
+	# The kill lands in one of them by construction: it waits for rank 0's
+	# live line to say the write phase is open (not for a sleep to pass, which
+	# lost the race under load), and then has 10 s of phases to land in.
+	ts=$(date +%s%N)
 	lab_run mpirun -hostfile "$hf" -np 3 $ST --engine null --null-delay 5ms --block 4k \
-		--size 400k,800k,1200k --phases write,read --db "$T/k.db" --quiet >out 2>&1 &
+		--size 400k,4m,1200k --phases write,read --progress live --db "$T/k.db" >out 2>&1 &
 	job=$!
-	hit_rank $job k.db 2 KILL || return 1
+	# until_out PATTERN: until a live line of the job matches (60 s at most)
+	until_out() {
+		k=0
+		until tr '\r' '\n' <out | grep -q "$1"; do
+			k=$((k + 1))
+			[ $k -lt 1200 ] && kill -0 $job 2>/dev/null || { kill $job 2>/dev/null; fail "no '$1' line: $(tail -3 out)"; return 1; }
+			sleep 0.05
+		done
+	}
+	until_out '\[1/3\] write' || return 1
+	start=$(since_ms $ts)
+	until_out '\[2/3\] write' || return 1
+	victim=$(rank_pid $job 2 || rank_pid_with "--db $T/k.db" 2) || { kill $job; fail "rank 2 not found"; return 1; }
+	kill -KILL "$victim"
+	t0=$(date +%s%N)
 	wait $job
 	rc=$?
 	took=$(since_ms $t0)
 	[ $rc != 0 ] || fail "the job exited 0 after a host's rank died" || return 1
-	[ $took -lt 10000 ] || fail "the job ended $took ms after the kill" || return 1
+	# the lifeline tells at once; the rest is the job's end, which costs about
+	# what its start did (${start} ms here: 10 s, or 3 times that)
+	cap=$((3 * start))
+	[ $cap -gt 10000 ] || cap=10000
+	[ $took -lt $cap ] || fail "the job ended $took ms after the kill (its start took $start ms)" || return 1
 	row=$(q k.db "SELECT status || '|' || abort_rank || '|' || abort_reason FROM run")
 	case "$row" in
 	"aborted|2|rank 2 (host $third) ended during combination 2/3, phase "*" (its lifeline closed)") ;;
 	*) fail "the run row: $row"; return 1 ;;
 	esac
 	expect_eq "$(q k.db "SELECT seq || ':' || status FROM combo")" "0:ok" "the finished combination" || return 1
-	echo "killed rank 2 on $third; the job ended $took ms later, exit $rc"
+	echo "killed rank 2 on $third; the job ended $took ms later, exit $rc (its start took $start ms)"
 	# the same hosts finish it
 	lab_run mpirun -hostfile "$hf" -np 3 $ST --resume "$(q k.db 'SELECT run_id FROM run')" \
 		--db "$T/k.db" --quiet >out 2>&1 || fail "--resume: $(cat out)" || return 1
@@ -170,7 +194,7 @@ t_lab_servers_by_name_and_resume_keep_one_set_of_baselines() {
 	# the lab's host names resolve nowhere (the launcher maps them): the
 	# baseline must reach the server by the addresses its rank reported
 	lab_run mpirun -hostfile "$hf" -np 2 $ST --engine null --block 4k --size 16k,32k \
-		--servers stt-s1 --server-dir "$T/export" --baseline-time 0.2 --baseline-size 4m \
+		--servers $STLAB_NS_PREFIX-s1 --server-dir "$T/export" --baseline-time 0.2 --baseline-size 4m \
 		--db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM baseline WHERE kind = 'net_all' AND mbps > 0 AND note IS NULL")" 2 \
 		"network baselines by the server's addresses" || return 1
@@ -204,20 +228,20 @@ t_lab_network_baseline_is_an_upper_bound_like_iperf3() {
 	command -v iperf3 >/dev/null || { echo "iperf3 is not installed (tests/deps.sh install)"; return 77; }
 	lab_up 1 200mbit || return 1
 	ceiling=$(awk 'BEGIN { print 200e6 / 8 / 1e6 * 1448 / 1500 }')
-	s1=$(awk '$1 == "stt-s1" { print $2 }' "$T/lab/hosts")
+	s1=$(awk -v h="$STLAB_NS_PREFIX-s1" '$1 == h { print $2 }' "$T/lab/hosts")
 	# iperf3 -P 4 both ways, as an admin would measure the link
-	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-s1 -- iperf3 -s -D -p 5201 --pidfile "$T/iperf3.pid" ||
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on $STLAB_NS_PREFIX-s1 -- iperf3 -s -D -p 5201 --pidfile "$T/iperf3.pid" ||
 		fail "iperf3 server" || return 1
 	trap 'kill "$(cat "$T/iperf3.pid" 2>/dev/null)" 2>/dev/null; "$TOP/tests/lab/lab.sh" down "$T/lab" >/dev/null 2>&1' EXIT
 	k=0
-	until "$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -J >c2s.json 2>/dev/null; do
+	until "$TOP/tests/lab/lab.sh" run "$T/lab" --on $STLAB_NS_PREFIX-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -J >c2s.json 2>/dev/null; do
 		k=$((k + 1)); [ $k -lt 20 ] || { fail "iperf3 client"; return 1; }; sleep 0.1
 	done
-	"$TOP/tests/lab/lab.sh" run "$T/lab" --on stt-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -R -J >s2c.json ||
+	"$TOP/tests/lab/lab.sh" run "$T/lab" --on $STLAB_NS_PREFIX-c1 -- iperf3 -c "$s1" -p 5201 -P 4 -t 1 -R -J >s2c.json ||
 		fail "iperf3 -R" || return 1
 	# the same link through stcluster's baseline (4 streams, the default)
 	lab_run mpirun -hostfile "$(hostfile_of 1)" -np 2 $ST --engine null --block 4k --size 16k \
-		--servers stt-s1 --baseline-time 1 --db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
+		--servers $STLAB_NS_PREFIX-s1 --baseline-time 1 --db "$T/s.db" --quiet >out 2>&1 || fail "run: $(cat out)" || return 1
 	for dir in c2s s2c; do
 		ip=$(python3 -c "import json; print(json.load(open('$dir.json'))['end']['sum_received']['bits_per_second'] / 8e6)")
 		st=$(q s.db "SELECT mbps FROM baseline WHERE kind = 'net_all' AND direction = '$dir'")

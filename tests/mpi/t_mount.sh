@@ -55,3 +55,97 @@ t_mount_options_refused_without_mount() {
 	grep -q -- "--mount: " err || fail "message: $(cat err)" || return 1
 	[ ! -e "$T/s.db" ] || fail "a store was created"
 }
+
+# The system's own places are never mounted on nor measured (issue 19): with
+# --mount (and --mount-over) /proc, a link to /proc/sys, /etc through "..",
+# and without a mount /sys: one line, exit 2, no store, /proc's mounts as
+# they were. Before, the tmpfs stayed over /proc after the run.
+t_system_paths_are_refused_before_any_io() {
+	grep ' /proc' /proc/self/mountinfo >before
+	ln -s /proc/sys l
+	mkdir d
+	for t in /proc "$T/l" "$T/d/../../../etc"; do
+		$ST --engine posix --mount tmpfs --fstype tmpfs --mount-over --target "$t" \
+			--block 64k --size 1m --direct off --db "$T/s.db" >out 2>err
+		rc=$?
+		# whatever the checks say, nothing of a failing run stays on /proc
+		grep -q ' /proc .* - tmpfs tmpfs ' /proc/self/mountinfo && umount /proc
+		expect_eq $rc 2 "exit, --target $t" || return 1
+		expect_eq "$(grep -c . err)" 1 "lines on stderr, --target $t: $(cat err)" || return 1
+		grep -q "^stcluster: --target: '$t': /[a-z/]* is \(under /[a-z]*, \)\?the system's own: stcluster mounts on none of the system's places" err ||
+			fail "message for $t: $(cat err)" || return 1
+	done
+	$ST --engine posix --target /sys --block 64k --size 1m --db "$T/s.db" 2>err
+	expect_eq $? 2 "exit, --target /sys without --mount" || return 1
+	grep -qx "stcluster: --target: '/sys': /sys is the system's own: not a file system to measure (give a directory on the one to measure)" err ||
+		fail "message for /sys: $(cat err)" || return 1
+	grep ' /proc' /proc/self/mountinfo >after
+	cmp -s before after || fail "/proc's mounts changed: $(diff before after)" || return 1
+	[ ! -e "$T/s.db" ] || fail "a store was created"
+}
+
+# A mount(8) that exits 0 and mounts nothing (issue 19: NFS over a mount of
+# the same export with the same options, whose superblock the kernel
+# shares) is a failed combination that says so, never a run on what was
+# there. In a mount namespace of the test's own, mount(8) is one that
+# mounts the first time and then only exits 0. Before, the second
+# combination ran in the bare directory, and over the user's own mount,
+# stored ok with no flag, exit 0.
+t_mount_that_mounted_nothing_is_a_failed_combination() {
+	mkdir mnt
+	cp /usr/bin/mount realmount || return 1
+	cat >fake <<EOF2
+#!/bin/sh
+[ -e "$T/mounted" ] && exit 0
+: >"$T/mounted"
+exec "$T/realmount" "\$@"
+EOF2
+	chmod 755 fake
+	unshare -m --propagation private sh -c "
+		mount --bind '$T/fake' /usr/bin/mount || exit 9
+		$ST --engine posix --mount tmpfs --fstype tmpfs --target '$T/mnt' --mount-opts 'size=16m;size=32m' \
+			--block 64k --size 1m --direct off --db '$T/s.db' --quiet >'$T/out' 2>&1
+		echo \$? >'$T/rc'
+		# over a mount of the user's: the fake mounts nothing from the start
+		'$T/realmount' -t tmpfs -o size=8m users-own '$T/mnt' || exit 9
+		echo mine >'$T/mnt/keep'
+		$ST --engine posix --mount tmpfs --fstype tmpfs --mount-over --target '$T/mnt' \
+			--block 64k --size 1m --direct off --db '$T/o.db' --quiet >>'$T/out' 2>&1
+		echo \$? >'$T/rc2'
+		grep ' $T/mnt ' /proc/self/mountinfo >'$T/left'
+		ls -A '$T/mnt' >'$T/files'
+	" || fail "the namespace's setup: $(cat out 2>/dev/null)" || return 1
+	expect_eq "$(cat rc)" 1 "exit, a combination failed: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT status FROM combo ORDER BY seq" | tr '\n' ' ')" "ok failed " "statuses" || return 1
+	q s.db "SELECT message FROM combo_failure WHERE rank = 0" | grep -q "mount(8) exited 0 but mounted nothing: $T/mnt is no mount point" ||
+		fail "the failure's reason: $(q s.db 'SELECT message FROM combo_failure')" || return 1
+	expect_eq "$(ls -A mnt)" "" "nothing of the run in the bare directory" || return 1
+	expect_eq "$(cat rc2)" 1 "exit over the user's mount: $(cat out)" || return 1
+	expect_eq "$(q o.db "SELECT status FROM combo")" failed "status over the user's mount" || return 1
+	q o.db "SELECT message FROM combo_failure WHERE rank = 0" | grep -q "mounted nothing: the mount found there (id [0-9]*, tmpfs users-own) is still on top" ||
+		fail "the failure's reason: $(q o.db 'SELECT message FROM combo_failure')" || return 1
+	expect_eq "$(wc -l <left)" 1 "mounts on the target at the end (the user's): $(cat left)" || return 1
+	expect_eq "$(cat files)" keep "the user's mount holds only the user's file"
+}
+
+# mpirun's SIGTERM (Ctrl-C, or a rank that failed or hung elsewhere) ends
+# every rank: each removes its files, and the rank holding stcluster's mount
+# on its host detaches it (it stayed on the target before, with the run's
+# directory in it)
+t_tmpfs_mount_released_when_the_job_is_ended_by_a_signal() {
+	mkdir mnt
+	$MPIRUN -np 2 $ST --engine posix --mount tmpfs --fstype tmpfs --target "$T/mnt" --baseline off \
+		--block 4k --size 64m,65m,66m,67m,68m,69m,70m,71m --phases write,read,rewrite,reread \
+		--direct off --db "$T/s.db" --quiet >out 2>&1 &
+	mp=$!
+	trap 'umount -l "$T/mnt" 2>/dev/null' EXIT
+	wait_stored "$T/s.db" 1 || { kill $mp; fail "the first combination was never stored"; return 1; }
+	grep -q " $T/mnt " /proc/self/mounts || fail "no mount of the run on the target" || return 1
+	kill -TERM $mp
+	wait $mp
+	rc=$?
+	[ $rc != 0 ] || fail "mpirun exited 0 after SIGTERM" || return 1
+	expect_eq "$(q s.db "SELECT status FROM run")" aborted "run status" || return 1
+	! grep -q " $T/mnt " /proc/self/mounts || fail "the job left its mount on the target: $(grep " $T/mnt " /proc/self/mounts)" || return 1
+	expect_eq "$(ls -A "$T/mnt")" "" "the target as it was"
+}

@@ -1,5 +1,6 @@
 # The posix engine's --iodepth queue (worker/posix_aio.c) in real jobs: on a tmpfs of the test's
-# own, and with the kernel refusing io_uring (and libaio) to the job.
+# own, with the kernel refusing io_uring (and libaio) to the job, with the kernel refusing to
+# register its buffers, and on a host without liburing and libaio.
 
 # refuse WHAT CMD...: CMD with the kernel refusing io_uring_setup (EPERM), and with WHAT=both
 # io_setup too (ENOSYS): a seccomp filter (python3-seccomp) on this process and what it runs,
@@ -32,8 +33,8 @@ t_posix_iodepth_8_on_tmpfs() {
 	expect_eq "$(q s.db "SELECT COUNT(*) FROM thread_result WHERE bytes = 1048576 AND errno = 0
 		AND ops = 1048576 / (SELECT block FROM combo c WHERE c.combo_id = thread_result.combo_id)")" \
 		32 "threads that moved their whole file" || return 1
-	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) FROM thread_result")" io_uring \
-		"how the threads issued their calls" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) FROM thread_result")" "io_uring fixed" \
+		"how the threads issued their calls (registered buffers)" || return 1
 	expect_eq "$(q s.db "SELECT SUM(bad_blocks), SUM(errno <> 0) FROM rank_result")" "0|0" \
 		"--verify and errors" || return 1
 	# every request timed: as many latencies as calls, each a positive time
@@ -63,5 +64,93 @@ t_posix_iodepth_when_the_kernel_refuses_io_uring() {
 		fail "no note of the fallback: $(cat out)" || return 1
 	expect_eq "$(q s2.db "SELECT group_concat(DISTINCT io_mode) || ' ' || SUM(t.bytes) || ' ' || SUM(r.bad_blocks) FROM thread_result t JOIN rank_result r USING (combo_id, phase, rank)")" \
 		"sync (io_uring_setup: EPERM; io_setup: ENOSYS) 524288 0" "mode, bytes, --verify" || return 1
+	expect_eq "$(ls -A d)" "" "the target left clean"
+}
+
+# The kernel refuses to register the threads' buffers (the pinned pages count against
+# RLIMIT_MEMLOCK for a process without CAP_IPC_LOCK: 256 KiB holds the rings, not 8 buffers of 1
+# MiB): io_uring with plain reads and writes, saying why; every byte moved and verified.
+t_posix_iodepth_when_the_kernel_refuses_registered_buffers() {
+	mkdir d
+	prlimit --memlock=262144:262144 setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		$ST --engine posix --target "$T/d" --block 1m --size 16m --threads 2 --iodepth 8 \
+		--phases write,read --verify on --data random --direct off --db "$T/s.db" >out 2>&1 ||
+		fail "the job: $(tail -5 out)" || return 1
+	grep -q "^    note: --iodepth 8: rank 0 thread [01] issued its calls by io_uring (register_buffers: ENOMEM)" out ||
+		fail "no note of the fallback: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) || ' ' || SUM(t.bytes) || ' ' || SUM(r.bad_blocks) FROM thread_result t JOIN rank_result r USING (combo_id, phase, rank)")" \
+		"io_uring (register_buffers: ENOMEM) 67108864 0" "mode, bytes, --verify" || return 1
+	expect_eq "$(ls -A d)" "" "the target left clean"
+}
+
+# without PREFIXES CMD...: CMD in a mount namespace of its own in which no shared object whose
+# name starts with one of PREFIXES ("liburing.so libaio.so") exists, as on a host without the
+# packages: each directory the loader finds them in (ldconfig -p) is covered by an overlay of
+# itself under a layer of whiteouts for them. The namespace is a slave of this one (what is
+# unmounted here is unmounted there: it keeps no other test's mount alive) and ends with CMD.
+without() {
+	prefixes=$1
+	shift
+	rm -rf "$T/hide"
+	: >"$T/hide.dirs"
+	for p in $prefixes; do
+		ldconfig -p | awk -v p="$p" 'index($1, p) == 1 { print $NF }' | while read -r f; do
+			d=$(readlink -f "$(dirname "$f")")
+			grep -qxF "$d" "$T/hide.dirs" || echo "$d" >>"$T/hide.dirs"
+		done
+	done
+	i=0
+	while read -r d; do
+		mkdir -p "$T/hide/$i"
+		for p in $prefixes; do
+			for f in "$d/$p"*; do
+				[ -e "$f" ] || [ -L "$f" ] || continue
+				mknod "$T/hide/$i/$(basename "$f")" c 0 0 || return 1
+			done
+		done
+		i=$((i + 1))
+	done <"$T/hide.dirs"
+	unshare --mount --propagation slave sh -c '
+		i=0
+		while read -r d; do
+			mount -t overlay -o "lowerdir=$T/hide/$i:$d" stcluster-without "$d" ||
+				{ echo "cannot hide the libraries in $d" >&2; exit 125; }
+			i=$((i + 1))
+		done <"$T/hide.dirs"
+		for p in $0; do
+			for d in $(cat "$T/hide.dirs"); do
+				for f in "$d/$p"*; do
+					[ -e "$f" ] && { echo "$f is still there" >&2; exit 125; }
+				done
+			done
+		done
+		exec "$@"' "$prefixes" "$@"
+}
+
+# A client host without liburing2 and libaio1 (issue 19): the binary does not need them to load
+# (no NEEDED entry), and where neither exists a 2-rank job at --iodepth 8 runs every thread one
+# call at a time, each saying why in its io_mode and the run saying so; where only liburing is
+# missing, libaio serves. Every byte moved and verified either way.
+t_posix_iodepth_on_a_host_without_liburing_and_libaio() {
+	[ "$(id -u)" = 0 ] || { echo "needs root (a mount namespace and overlay mounts)"; return 77; }
+	command -v readelf >/dev/null || { echo "readelf is not installed (binutils)"; return 77; }
+	expect_eq "$(readelf -d "$ST_BIN" | grep NEEDED | grep -cE 'liburing|libaio')" 0 \
+		"NEEDED entries for liburing or libaio: $(readelf -d "$ST_BIN" | grep NEEDED)" || return 1
+	mkdir d
+	without "liburing.so libaio.so" $MPIRUN -np 2 $ST --engine posix --target "$T/d" --block 64k \
+		--size 1m --threads 2 --iodepth 8 --phases write,read,randread --verify on --data random \
+		--direct off --db "$T/s.db" >out 2>&1 || fail "the job: $(tail -5 out)" || return 1
+	why="sync (liburing.so.2 not found; libaio.so.1 not found)"
+	grep -qF "note: --iodepth 8: rank 0 thread 0 issued its calls by $why" out ||
+		fail "no note of the fallback: $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(DISTINCT io_mode) || ' ' || COUNT(*) || ' ' || SUM(t.bytes) FROM thread_result t")" \
+		"$why 12 12582912" "mode, threads x phases, bytes" || return 1
+	expect_eq "$(q s.db "SELECT status || ' ' || (SELECT SUM(bad_blocks) + SUM(errno <> 0) FROM rank_result) FROM run")" \
+		"complete 0" "run status, bad blocks and errors" || return 1
+	without "liburing.so" $ST --engine posix --target "$T/d" --block 64k --size 1m --iodepth 8 \
+		--phases write,read --verify on --data random --direct off --db "$T/s2.db" >out 2>&1 ||
+		fail "the job without liburing: $(tail -5 out)" || return 1
+	expect_eq "$(q s2.db "SELECT group_concat(DISTINCT io_mode) || ' ' || SUM(t.bytes) || ' ' || SUM(r.bad_blocks) FROM thread_result t JOIN rank_result r USING (combo_id, phase, rank)")" \
+		"libaio (liburing.so.2 not found) 2097152 0" "mode, bytes, --verify without liburing" || return 1
 	expect_eq "$(ls -A d)" "" "the target left clean"
 }

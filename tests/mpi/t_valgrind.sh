@@ -55,7 +55,7 @@ once_valgrind_end_to_end_is_clean() {
 	grep -q "rank 1 .*injected setup failure" "$T/vg.out" || fail "report: $(head -3 "$T/vg.out")" || return 1
 	vg_run 0 $VG $ST report --db v.db --run "$(q v.db "SELECT run_id FROM run WHERE engine = 'posix'")" \
 		--format json || return 1
-	python3 -c "import json; d = json.load(open('$T/vg.out')); assert len(d) == 8, d" ||
+	python3 -c "import json; d = json.load(open('$T/vg.out'))['rows']; assert len(d) == 8, d" ||
 		fail "json report: 4 combinations x 2 phases" || return 1
 	vg_run 0 $VG $ST runs --db v.db --format csv || return 1
 	expect_eq "$(tail -n +2 "$T/vg.out" | wc -l)" 2 "runs" || return 1

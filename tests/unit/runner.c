@@ -39,7 +39,8 @@ int main(int argc, char **argv)
 {
 	const struct unit_test *tables[] = { unit_units, unit_options, unit_hist, unit_permute,
 					     unit_store, unit_engine, unit_pin, unit_cluster, unit_mount,
-					     unit_rpcstats, unit_stats, unit_workloads };
+					     unit_rpcstats, unit_stats, unit_workloads, unit_rows, unit_cli,
+					     unit_surface, unit_advise, unit_ivpack };
 	int passed = 0, failed = 0;
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		for (const struct unit_test *u = tables[t]; u->name; u++) {

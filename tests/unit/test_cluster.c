@@ -139,6 +139,47 @@ static void route_to_server(void)
 	CHECK(st_route_iface("Iface\tDestination\n", a.s_addr, iface, sizeof(iface)) == -1);
 }
 
+/* /proc/net/rpc/nfsd as Linux 6.1's knfsd writes it (a guest of the lab,
+ * after 4 NFSv3 WRITEs and a COMMIT, 4 NFSv4.2 WRITEs and a COMMIT): the
+ * counts land at the procedure and operation mountstats names the same */
+static void nfsd_calls_parse(void)
+{
+	static const char text[] =
+		"rc 0 0 0\nfh 0 0 0 0 0\nio 0 0\nth 8 0 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000\n"
+		"net 0 0 0 0\nrpc 0 0 0 0 0\n"
+		"proc3 22 2 2 0 1 1 0 0 4 1 0 0 0 1 0 0 0 0 0 0 2 1 1\n"
+		"proc4 2 1 62\n"
+		"proc4ops 76 0 0 0 3 1 1 0 0 0 53 4 0 0 0 0 2 0 0 1 0 0 0 54 0 2 0 0 0 1 0 0 0 0 0 0 0 0 0 "
+		"4 0 0 0 2 1 1 0 0 0 0 0 0 0 1 57 0 0 0 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	struct st_nfsd_calls c;
+	CHECK(st_nfsd_calls_parse(text, &c) == 0 && c.have3 && c.have4);
+	int w3 = -1, c3 = -1, r3 = -1, w4 = -1, c4 = -1, s4 = -1;
+	for (int i = 0; i < ST_NFSD_V3_OPS; i++) {
+		const char *n = st_nfsd_call_name(3, i);
+		w3 = n && !strcmp(n, "WRITE") ? i : w3;
+		c3 = n && !strcmp(n, "COMMIT") ? i : c3;
+		r3 = n && !strcmp(n, "READ") ? i : r3;
+	}
+	for (int i = 0; i < ST_NFSD_V4_OPS; i++) {
+		const char *n = st_nfsd_call_name(4, i);
+		w4 = n && !strcmp(n, "WRITE") ? i : w4;
+		c4 = n && !strcmp(n, "COMMIT") ? i : c4;
+		s4 = n && !strcmp(n, "SEQUENCE") ? i : s4;
+	}
+	/* RFC 1813: READ 6, WRITE 7, COMMIT 21; RFC 8881: COMMIT 5, WRITE 38, SEQUENCE 53 */
+	CHECK(r3 == 6 && w3 == 7 && c3 == 21 && c4 == 5 && w4 == 38 && s4 == 53);
+	CHECK(c.v3[w3] == 4 && c.v3[c3] == 1 && c.v3[r3] == 0);
+	CHECK(c.v4[w4] == 4 && c.v4[c4] == 1 && c.v4[s4] == 57);
+	CHECK(st_nfsd_call_name(4, 0) == NULL && st_nfsd_call_name(4, 76) == NULL && st_nfsd_call_name(5, 1) == NULL);
+	CHECK(!strcmp(st_nfsd_call_name(4, 75), "REMOVEXATTR") && !strcmp(st_nfsd_call_name(3, 0), "NULL"));
+	/* no server; a line shorter than it says, or longer than the table */
+	CHECK(st_nfsd_calls_parse("rc 0 0 0\n", &c) == -1);
+	CHECK(st_nfsd_calls_parse("proc3 22 1 2 3\n", &c) == -1 && !c.have3);
+	CHECK(st_nfsd_calls_parse("proc3 23 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", &c) == -1);
+	CHECK(st_nfsd_calls_parse("proc4ops 6 0 0 0 0 0 9\nproc3 2 0 1", &c) == 0 && c.have3 && c.have4 &&
+	      c.v4[5] == 9 && c.v3[1] == 1);
+}
+
 static void sampler_rates(void)
 {
 	struct st_sampler *s = st_sampler_new(1000);
@@ -288,6 +329,7 @@ const struct unit_test unit_cluster[] = {
 	  "t_servers_by_host_name_use_the_reported_addresses", roles_from_hosts },
 	{ "cluster: the interface of the route to the server", route_to_server },
 	{ "cluster: sampler: priming, CPU percentages, reset, bounded", sampler_rates },
+	{ "cluster: sampler: knfsd's calls per operation from /proc/net/rpc/nfsd", nfsd_calls_parse },
 	{ "cluster: TCP stream: every byte counted, refused fast", tcp_stream_counts_bytes },
 	{ "cluster: disk baseline writes, reads and removes its file", disk_file },
 	{ "cluster: t_disk_baseline_leaves_a_file_it_did_not_create", disk_file_not_ours },

@@ -32,6 +32,10 @@ static struct {
 	long read;
 	int preads;	    /* pread calls */
 	int open_fds;	    /* descriptors opened through the seam and not closed yet */
+	int estale_left;    /* the next N unlink/rmdir names answer ESTALE, doing nothing, */
+	int estale_twice;   /* once each (twice if set) before the call is carried out */
+	int estale_run;	    /* ESTALE answers in a row on the current name */
+	int estale_seen;    /* ESTALE answers given */
 } fault;
 
 static ssize_t fault_pread(int fd, void *buf, size_t len, off_t off)
@@ -104,6 +108,32 @@ static struct st_engine faulty_posix(void)
 	struct st_engine e = st_engine_posix;
 	e.setup = faulty_setup;
 	return e;
+}
+
+/* unlink and rmdir as libnfs gives them when a directory on the way to the
+ * name was removed meanwhile: ESTALE, and nothing done */
+static int stale_now(void)
+{
+	if (fault.estale_left <= 0)
+		return 0;
+	if (fault.estale_run == 1 + fault.estale_twice) { /* this name's answers given */
+		fault.estale_run = 0;
+		fault.estale_left--;
+		return 0;
+	}
+	fault.estale_run++;
+	fault.estale_seen++;
+	return 1;
+}
+
+static int stale_rmdir(void *rs, const char *path)
+{
+	return stale_now() ? -ESTALE : st_engine_posix.rmdir(rs, path);
+}
+
+static int stale_unlink(void *rs, const char *path)
+{
+	return stale_now() ? -ESTALE : st_engine_posix.unlink(rs, path);
 }
 
 static void cfg_for(struct st_config *c, const char *engine, const char *target)
@@ -204,8 +234,7 @@ static struct st_worker *worker(struct st_config *cfg, struct st_combo *combo,
 				hwloc_topology_t topo, int rank, int partner,
 				struct st_prepare_status *ps)
 {
-	struct st_worker_args a = { .engine = st_engine_find(
-					    st_options[ST_OPT_ENGINE].choices[cfg->o[ST_OPT_ENGINE].v[0]]),
+	struct st_worker_args a = { .engine = st_engine_find(cfg->o[ST_OPT_ENGINE].s),
 				    .cfg = cfg, .combo = combo, .topo = topo, .rank = rank,
 				    .role = ST_ROLE_CLIENT, .partner = partner,
 				    .run_dir = "stcluster-test", .phases = st_config_phases(cfg),
@@ -279,6 +308,64 @@ static void null_worker(void)
 	w = worker(&cfg, &combo, topo, 1, 1, &ps);
 	CHECK(w != NULL && ps.err == EIO && strstr(ps.message, "injected") != NULL);
 	st_worker_finish(w);
+	hwloc_topology_destroy(topo);
+}
+
+/* --null-surface: each combination's calls take the delay its options
+ * give (4 ms at rsize=64k, 1 ms at 1m); with no noise the phase cannot be
+ * shorter than its calls' delays, and the fast one ends before the slow
+ * one could (the schedule is absolute: oversleeping does not add up) */
+static void null_surface_worker(void)
+{
+	char path[600], err[ST_ERR_MAX];
+	snprintf(path, sizeof(path), "%s/surface.txt", unit_tmpdir());
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("base 2ms\nfactor rsize=64k 2\nfactor rsize=1m 0.5\n", f);
+	fclose(f);
+	struct st_config cfg;
+	cfg_for(&cfg, "null", "/nonexistent");
+	st_config_set(&cfg, ST_OPT_BLOCK, "4k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_SIZE, "64k", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_THREADS, "1", 1, NULL, err, sizeof(err));
+	st_config_set(&cfg, ST_OPT_RSIZE, "64k,1m", 1, NULL, err, sizeof(err));
+	CHECK(st_config_set(&cfg, ST_OPT_NULL_SURFACE, path, 1, NULL, err, sizeof(err)) == 0);
+	CHECK(st_engine_null.validate(&cfg, 0, err, sizeof(err)) == 0);
+	hwloc_topology_t topo = topology();
+	int64_t took[2];
+	for (int i = 0; i < 2; i++) {
+		struct st_combo combo;
+		st_plan_combo(&cfg, (uint64_t)i, &combo);
+		struct st_prepare_status ps;
+		struct st_worker *w = worker(&cfg, &combo, topo, 0, 0, &ps);
+		CHECK(w && ps.err == 0);
+		if (!w)
+			break;
+		struct st_rank_result rr;
+		struct st_thread_result tr[1];
+		st_worker_phase(w, ST_PHASE_WRITE, st_now_ns(), &rr, tr);
+		CHECK(rr.ops == 16 && rr.error.err == 0);
+		took[i] = rr.end_ns - rr.start_ns;
+		st_worker_finish(w);
+	}
+	CHECK(took[0] >= 16 * 4000000LL); /* rsize=64k: 16 calls of 4 ms */
+	CHECK(took[1] >= 16 * 1000000LL); /* rsize=1m: 16 of 1 ms */
+	CHECK(took[1] < 16 * 4000000LL);
+	/* it replaces --null-delay; a file that does not parse is refused */
+	st_config_set(&cfg, ST_OPT_NULL_DELAY, "1ms", 1, NULL, err, sizeof(err));
+	CHECK(st_engine_null.validate(&cfg, 0, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--null-delay cannot be given with it") != NULL);
+	st_config_set(&cfg, ST_OPT_NULL_DELAY, "0", 1, NULL, err, sizeof(err));
+	f = fopen(path, "w");
+	if (f) {
+		fputs("base 2ms\nfactor rsize=5000 2\n", f);
+		fclose(f);
+	}
+	CHECK(st_engine_null.validate(&cfg, 0, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--null-surface: ") && strstr(err, "surface.txt:2: --rsize: "));
+	remove(path);
 	hwloc_topology_destroy(topo);
 }
 
@@ -540,7 +627,7 @@ static void posix_queue_depth(void)
 		CHECK(every_block_once());
 		CHECK(queue_log.max_inflight == 8 && queue_log.inflight == 0);
 #ifdef ST_HAVE_LIBURING
-		CHECK(strcmp(tr[0].io_mode, "io_uring") == 0);
+		CHECK(strcmp(tr[0].io_mode, "io_uring fixed") == 0);
 #endif
 		int in_order = 1;
 		for (int k = 0; k < 64; k++)
@@ -574,6 +661,86 @@ static void posix_queue_depth(void)
 	hwloc_topology_destroy(topo);
 }
 
+/* The queue on its own, given 4 buffers: requests in them go as the
+ * registered buffers they are (io_uring fixed here), one in a buffer of its
+ * own goes as a plain request, and the bytes land where they should either
+ * way; a read cut short by the end of the file goes on inside its buffer and
+ * returns what there was. */
+static void posix_queue_buffers(void)
+{
+	const char *dir = unit_tmpdir();
+	char path[700];
+	snprintf(path, sizeof(path), "%s/q", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	unsigned char *bufs = NULL, *own = NULL;
+	CHECK(posix_memalign((void **)&bufs, 4096, 4 * 4096) == 0);
+	CHECK(posix_memalign((void **)&own, 4096, 4096) == 0);
+	void *q = NULL;
+	char mode[64];
+	CHECK(st_posix_aio_init(&st_posix_sys_real, 4, bufs, 4096, &q, mode, sizeof(mode)) == 0);
+#ifdef ST_HAVE_LIBURING
+	CHECK(strcmp(mode, "io_uring fixed") == 0);
+#endif
+	struct st_aio_req r[5];
+	struct st_aio_req *done[5];
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 5; i++) {
+		r[i].buf = i < 4 ? bufs + 4096 * i : own;
+		memset(r[i].buf, 'a' + i, 4096);
+		r[i].len = 4096;
+		r[i].off = 4096 * (uint64_t)i;
+		r[i].write = 1;
+	}
+	/* the 4 registered ones, then the one of its own */
+	for (int i = 0; i < 4; i++)
+		CHECK(st_posix_aio_submit(q, fd, &r[i]) == 0);
+	int got = 0;
+	while (got < 4) {
+		int k = st_posix_aio_reap(q, 1, done, 5);
+		CHECK(k > 0);
+		got += k > 0 ? k : 4;
+	}
+	CHECK(st_posix_aio_submit(q, fd, &r[4]) == 0);
+	CHECK(st_posix_aio_reap(q, 1, done, 5) == 1 && done[0] == &r[4]);
+	for (int i = 0; i < 5; i++)
+		CHECK(r[i].res == 4096);
+	/* read back, the last block 904 bytes short of the end of the file */
+	CHECK(ftruncate(fd, 4 * 4096 + 3192) == 0);
+	for (int i = 0; i < 5; i++) {
+		memset(r[i].buf, 0, 4096);
+		r[i].write = 0;
+	}
+	for (int i = 0; i < 4; i++)
+		CHECK(st_posix_aio_submit(q, fd, &r[i]) == 0);
+	got = 0;
+	while (got < 4) {
+		int k = st_posix_aio_reap(q, 1, done, 5);
+		CHECK(k > 0);
+		got += k > 0 ? k : 4;
+	}
+	CHECK(st_posix_aio_submit(q, fd, &r[4]) == 0);
+	CHECK(st_posix_aio_reap(q, 1, done, 5) == 1);
+	int right = 1;
+	for (int i = 0; i < 5; i++) {
+		size_t want = i < 4 ? 4096 : 3192;
+		right &= r[i].res == (ssize_t)want;
+		for (size_t b = 0; b < 4096; b++)
+			right &= ((unsigned char *)r[i].buf)[b] == (b < want ? 'a' + i : 0);
+	}
+	CHECK(right);
+	st_posix_aio_file_done(q, fd, mode, sizeof(mode));
+#ifdef ST_HAVE_LIBURING
+	CHECK(strcmp(mode, "io_uring fixed") == 0);
+#endif
+	st_posix_aio_fini(q);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	free(bufs);
+	free(own);
+}
+
 static void registry(void)
 {
 	const char *missing = NULL;
@@ -585,6 +752,189 @@ static void registry(void)
 	struct st_engine broken = st_engine_null;
 	broken.fsync = NULL;
 	CHECK(st_engine_check(&broken, &missing) == -1 && strcmp(missing, "fsync") == 0);
+}
+
+/* An engine's own unsupported(): reads and stats, whatever the combination. */
+static unsigned no_reads_or_stats(const struct st_config *cfg, const struct st_combo *c,
+				  char *why, size_t n)
+{
+	(void)cfg;
+	(void)c;
+	snprintf(why, n, "injected: no reads or stats");
+	return 1u << ST_PHASE_READ | 1u << ST_PHASE_STAT;
+}
+
+/* engine.h's contract for the metadata calls: all three or none, checked;
+ * an engine without them has its metadata phases skipped, with the reason
+ * the run stores; and the worker, asked anyway, calls none of them. */
+static void metadata_all_or_none(void)
+{
+	const char *missing = NULL;
+	struct st_engine e = st_engine_null;
+	e.meta = NULL;
+	CHECK(st_engine_check(&e, &missing) == -1 && strcmp(missing, "meta") == 0);
+	e = st_engine_null;
+	e.dir_open = NULL;
+	CHECK(st_engine_check(&e, &missing) == -1 && strcmp(missing, "dir_open") == 0);
+	e = st_engine_null;
+	e.dir_close = NULL;
+	CHECK(st_engine_check(&e, &missing) == -1 && strcmp(missing, "dir_close") == 0);
+	e.dir_open = NULL;
+	e.meta = NULL;
+	CHECK(st_engine_check(&e, &missing) == 0);
+	CHECK(!st_engine_has_meta(&e));
+	for (int i = 0; st_engines[i]; i++)
+		CHECK(st_engine_has_meta(st_engines[i]));
+
+	struct st_config cfg;
+	char err[ST_ERR_MAX], why[256];
+	cfg_for(&cfg, "null", "/nonexistent");
+	st_config_set(&cfg, ST_OPT_PHASES, "create,stat", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	const unsigned all = (1u << ST_PHASE_COUNT) - 1;
+	CHECK(st_engine_unsupported(&e, &cfg, &combo, all, why, sizeof(why)) == ST_PHASES_META);
+	CHECK(strcmp(why, "the null engine has no metadata phases") == 0);
+	CHECK(st_engine_unsupported(&e, &cfg, &combo, ST_PHASES_DATA, why, sizeof(why)) == 0);
+	CHECK(why[0] == '\0');
+	CHECK(st_engine_unsupported(&st_engine_null, &cfg, &combo, all, why, sizeof(why)) == 0);
+	CHECK(why[0] == '\0');
+	/* with the engine's own answer: both reasons, and each phase once */
+	e.unsupported = no_reads_or_stats;
+	CHECK(st_engine_unsupported(&e, &cfg, &combo, all, why, sizeof(why)) ==
+	      (ST_PHASES_META | 1u << ST_PHASE_READ));
+	CHECK(strcmp(why, "the null engine has no metadata phases; injected: no reads or stats") == 0);
+	CHECK(st_engine_unsupported(&e, &cfg, &combo, 1u << ST_PHASE_STAT, why, sizeof(why)) ==
+	      1u << ST_PHASE_STAT);
+	CHECK(strcmp(why, "the null engine has no metadata phases") == 0);
+	CHECK(st_engine_unsupported(&e, &cfg, &combo, 1u << ST_PHASE_WRITE, why, sizeof(why)) == 0);
+	e.unsupported = NULL;
+
+	/* the worker, given them anyway: a failed preparation and a failed
+	 * phase that say so, and not one call of a missing entry */
+	hwloc_topology_t topo = topology();
+	struct st_worker_args a = { .engine = &e, .cfg = &cfg, .combo = &combo, .topo = topo,
+				    .role = ST_ROLE_CLIENT, .run_dir = "stcluster-test",
+				    .phases = st_config_phases(&cfg) };
+	struct st_prepare_status ps;
+	struct st_worker *w = st_worker_prepare(&a, &ps);
+	CHECK(w && ps.err == EOPNOTSUPP);
+	CHECK(strcmp(ps.message, "the null engine has no metadata phases") == 0);
+	struct st_rank_result rr;
+	struct st_thread_result tr[1];
+	st_worker_phase(w, ST_PHASE_STAT, st_now_ns(), &rr, tr);
+	CHECK(rr.error.err == EOPNOTSUPP && rr.ops == 0 && tr[0].ops == 0);
+	st_worker_finish(w);
+	hwloc_topology_destroy(topo);
+}
+
+/* What the engines declare: each says what it is, takes only classes the
+ * options table knows, and takes a class only once mounted when it can
+ * mount; and every option that needs a class is taken by some engine of
+ * this build (else no run could ever give it). */
+static void registry_declares_what_engines_take(void)
+{
+	for (int i = 0; st_engines[i]; i++) {
+		const struct st_engine *e = st_engines[i];
+		CHECK(e->name && *e->name && e->help && *e->help);
+		CHECK(!(e->takes & ~ST_NEEDS_ALL) && !(e->takes_mounted & ~ST_NEEDS_ALL));
+		CHECK(!(e->takes & e->takes_mounted));
+		CHECK(!e->takes_mounted || (e->takes & ST_NEEDS_MOUNTER));
+		CHECK(!(e->caps & ST_EC_NEEDS_TARGET_DIR) || !(e->caps & ST_EC_NO_TARGET));
+		CHECK(st_engine_left_out(e->name) == NULL);
+		for (int k = 0; k < i; k++)
+			CHECK(strcmp(st_engines[k]->name, e->name) != 0);
+	}
+	for (int id = 0; id < ST_OPT_COUNT; id++) {
+		char who[256];
+		unsigned needs = st_options[id].needs;
+		if (!needs)
+			continue;
+		CHECK(!(needs & ~ST_NEEDS_ALL));
+		st_engine_takers(needs, who, sizeof(who));
+		if (!*who)
+			fprintf(stderr, "    --%s: no engine takes it\n", st_options[id].name);
+		CHECK(*who != '\0');
+	}
+}
+
+/* The choice of an engine refuses, in one line naming the option, its
+ * value and the engines that take it, what the chosen one does not take;
+ * an option at its default is no choice. */
+static void choosing_an_engine(void)
+{
+	static const struct {
+		const char *engine, *opt, *val, *opt2, *val2;
+		const char *must; /* NULL: accepted */
+	} cases[] = {
+		{ "posix", "null-delay", "1ms", NULL, NULL,
+		  "--null-delay: only for --engine null (given: 1ms, with --engine posix)" },
+		{ "posix", "null-delay", "0", NULL, NULL, NULL },
+		{ "posix", "null-error", "EIO", NULL, NULL, "--null-error: only for --engine null" },
+		{ "posix", "rsize", "64k,1m", NULL, NULL,
+		  "--rsize: a mount option needs --mount SOURCE (and root) with the posix engine; "
+		  "without it the options in force are recorded (given: 64k,1m; taken by --engine "
+		  "posix with --mount" },
+		{ "posix", "set", "vers=3,block=4k", NULL, NULL, "--vers: a mount option needs --mount" },
+		{ "posix", "rsize", "64k", "mount", "srv:/export", NULL },
+		{ "posix", "mount-opts", "a=1;b=2", NULL, NULL, "--mount-opts: a mount option needs" },
+		{ "posix", "mount-opts", "a=1;b=2", "mount", "srv:/export", NULL },
+		{ "posix", "iodepth", "8", NULL, NULL, NULL },
+		{ "null", "rsize", "64k", "null-delay", "1ms", NULL },
+		{ "null", "set", "vers=3,rsize=64k", NULL, NULL, NULL },
+		{ "null", "mount", "srv:/export", NULL, NULL,
+		  "--mount: only for --engine posix (given: srv:/export, with --engine null)" },
+		{ "null", "mount-opts", "a=1;b=2", NULL, NULL,
+		  "--mount-opts: only for --engine posix with --mount (given: a=1;b=2, with --engine "
+		  "null)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct st_config c;
+		char err[ST_ERR_MAX] = "";
+		const struct st_engine *e = NULL;
+		st_config_defaults(&c);
+		CHECK(st_config_set(&c, ST_OPT_ENGINE, cases[i].engine, 1, NULL, err, sizeof(err)) == 0);
+		CHECK(st_config_set(&c, ST_OPT_TARGET, "/tmp", 1, NULL, err, sizeof(err)) == 0);
+		CHECK(st_config_set(&c, st_opt_find(cases[i].opt), cases[i].val, 1, NULL, err,
+				    sizeof(err)) == 0);
+		if (cases[i].opt2)
+			CHECK(st_config_set(&c, st_opt_find(cases[i].opt2), cases[i].val2, 1, NULL, err,
+					    sizeof(err)) == 0);
+		int rc = st_engine_choose(&c, &e, err, sizeof(err));
+		int good = cases[i].must ? rc == -1 && strstr(err, cases[i].must) && !strchr(err, '\n')
+					 : rc == 0 && e == st_engine_find(cases[i].engine);
+		if (!good)
+			fprintf(stderr, "    --engine %s --%s %s: %d '%s'\n", cases[i].engine,
+				cases[i].opt, cases[i].val, rc, err);
+		CHECK(good);
+	}
+	/* --target: only an engine that needs none runs without it (or --dry-run) */
+	struct st_config c;
+	char err[ST_ERR_MAX];
+	const struct st_engine *e = NULL;
+	st_config_defaults(&c);
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--target: missing (the directory to test; --engine null"));
+	st_config_set(&c, ST_OPT_DRY_RUN, "", 1, NULL, err, sizeof(err));
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == 0 && e == st_engines[0]);
+	st_config_defaults(&c);
+	st_config_set(&c, ST_OPT_ENGINE, "null", 1, NULL, err, sizeof(err));
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == 0 && e == &st_engine_null);
+	/* an engine this build left out says why; one nobody knows lists them all */
+	st_config_set(&c, ST_OPT_ENGINE, "libnfs", 1, NULL, err, sizeof(err));
+	if (st_engine_find("libnfs"))
+		CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1 &&
+		      strstr(err, "--target: missing"));
+	else
+		CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1 &&
+		      strstr(err, "--engine: 'libnfs' is not built into this stcluster (it was built "
+				  "without libnfs"));
+	st_config_set(&c, ST_OPT_ENGINE, "ceph", 1, NULL, err, sizeof(err));
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1 &&
+	      strstr(err, "--engine: unknown value 'ceph' (one of: posix, null"));
+	for (int i = 0; st_engines[i]; i++)
+		CHECK(strstr(err, st_engines[i]->name) != NULL);
+	CHECK(strstr(err, "libnfs") != NULL); /* built in or not, it is one */
 }
 
 static void libnfs_url_check(void)
@@ -627,17 +977,89 @@ static void libnfs_url_check(void)
 	}
 }
 
+/* The end of a run after a server freeze: a removal answered ESTALE (a
+ * handle on the way no longer names anything) is looked up again; a name
+ * that is gone is not "left behind", one still there is removed. */
+static void remove_run_dir_after_estale(void)
+{
+	char dir[512], path[1024];
+	snprintf(dir, sizeof(dir), "%s", unit_tmpdir());
+	char err[ST_ERR_MAX];
+	struct st_config cfg;
+	cfg_for(&cfg, "posix", dir);
+	st_config_set(&cfg, ST_OPT_THREADS, "2", 1, NULL, err, sizeof(err));
+	struct st_combo combo;
+	st_plan_combo(&cfg, 0, &combo);
+	struct st_engine fe = st_engine_posix;
+	fe.rmdir = stale_rmdir;
+	fe.unlink = stale_unlink;
+	struct st_worker_args a = { .engine = &fe, .cfg = &cfg, .combo = &combo,
+				    .run_dir = "stcluster-test" };
+	char left[512];
+	/* every name already gone, each first answer ESTALE */
+	for (int k = 1; k <= 6; k++) {
+		snprintf(path, sizeof(path), "%s/stcluster-test", dir);
+		CHECK(mkdir(path, 0755) == 0);
+		memset(&fault, 0, sizeof(fault));
+		fault.estale_left = k;
+		left[0] = 'x';
+		CHECK_EQ_INT(st_worker_remove_run_dir(&a, 0, left, sizeof(left)), 0);
+		if (left[0])
+			fprintf(stderr, "    %d ESTALE: left '%s'\n", k, left);
+		CHECK(left[0] == '\0');
+		CHECK_EQ_INT(fault.estale_seen, k);
+		CHECK(count_entries(dir) == 0);
+	}
+	/* the names still there: removed on the second look */
+	snprintf(path, sizeof(path), "%s/stcluster-test", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/stcluster-test/r0.t1.d", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/stcluster-test/r0.t1", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	memset(&fault, 0, sizeof(fault));
+	fault.estale_left = 6;
+	CHECK_EQ_INT(st_worker_remove_run_dir(&a, 0, left, sizeof(left)), 0);
+	CHECK(left[0] == '\0');
+	CHECK(count_entries(dir) == 0);
+	/* ESTALE twice on one name: said, not taken for gone */
+	snprintf(path, sizeof(path), "%s/stcluster-test", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	memset(&fault, 0, sizeof(fault));
+	fault.estale_left = 1;
+	fault.estale_twice = 1;
+	CHECK(st_worker_remove_run_dir(&a, 0, left, sizeof(left)) == -ESTALE);
+	CHECK(strstr(left, "stcluster-test/r0.t0: ESTALE") != NULL);
+	CHECK(strstr(left, "r0.t0.d") == NULL); /* the next name, not stale, is gone */
+	CHECK(count_entries(dir) == 0);
+	rmdir(dir);
+}
+
 const struct unit_test unit_engine[] = {
+	{ "engine: null with --null-surface: each combination's delay as the surface gives it",
+	  null_surface_worker },
 	{ "engine: registry and table check", registry },
+	{ "engine: metadata calls all or none; without them the metadata phases are skipped",
+	  metadata_all_or_none },
+	{ "engine: each declares what it takes; every option class is taken by one",
+	  registry_declares_what_engines_take },
+	{ "engine: the choice refuses an option the engine does not take, naming who does",
+	  choosing_an_engine },
 	{ "engine: libnfs: the nfs:// URL parser", libnfs_url_check },
 	{ "engine: posix seam: short writes, EINTR, ENOSPC; links never followed out", posix_seam },
 	{ "worker: null engine: bytes, ops, errors, deadline, failed setup", null_worker },
 	{ "worker: posix files: reorder, random phases, own files removed", posix_worker_files },
 	{ "worker: files laid out when no write phase runs", layout_without_write_phase },
 	{ "worker: posix --iodepth 8 queue: every block once, bytes, --verify finds a changed block", posix_queue_depth },
+	{ "engine: posix queue: registered buffers, a request outside them, a read cut short", posix_queue_buffers },
 	{ "worker: ENOSPC part-way through a block: recorded as ENOSPC from write, file removed",
 	  posix_worker_enospc_in_a_block },
 	{ "worker: a read failing part-way (soft timeout): its EIO, not a short read",
 	  posix_worker_soft_timeout_in_a_read },
+	{ "worker: the end after a server freeze: ESTALE looked up again, gone is not left behind",
+	  remove_run_dir_after_estale },
 	{ NULL, NULL },
 };

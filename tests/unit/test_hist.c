@@ -127,9 +127,26 @@ static void results_pack_round_trip(void)
 	free(buf);
 }
 
+/* st_effective.known has a bit for every option, the last one too (a
+ * 64-bit mask held exactly 64: one more and its bit shifted past). */
+static void effective_known_every_option(void)
+{
+	for (int id = 0; id < ST_OPT_COUNT; id++) {
+		struct st_effective e;
+		memset(&e, 0, sizeof(e));
+		CHECK(!st_effective_any(&e));
+		st_effective_set(&e, id, 7);
+		CHECK(st_effective_any(&e) && e.v[id] == 7);
+		for (int k = 0; k < ST_OPT_COUNT; k++)
+			CHECK(st_effective_known(&e, k) == (k == id));
+	}
+	CHECK(sizeof(((struct st_effective *)0)->known) * 8 >= ST_OPT_COUNT);
+}
+
 const struct unit_test unit_hist[] = {
 	{ "hist: buckets contiguous, at most 12.5% wide", buckets_contiguous },
 	{ "hist: merge equals adding all; quantiles within 6.25%", merge_and_quantiles },
 	{ "wire: a phase's results packed for the gather: round trip, size, malformed refused", results_pack_round_trip },
+	{ "wire: the effective options' bit set has a bit for every option", effective_known_every_option },
 	{ NULL, NULL },
 };

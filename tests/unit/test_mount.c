@@ -390,7 +390,7 @@ static void effective_of(const char *mi, const char *ms, const char *mp, int sta
 	free(e);
 }
 
-#define KNOWN(eff, id) (((eff).known >> (id)) & 1)
+#define KNOWN(eff, id) st_effective_known(&(eff), (id))
 
 static void effective_nfs(void)
 {
@@ -452,7 +452,7 @@ static void effective_nfs(void)
 
 	/* tmpfs on top of NFS: the tmpfs counts */
 	effective_of(mi, ms, "/mnt/stack2", 1, &eff);
-	CHECK_EQ_INT(eff.known, 0);
+	CHECK_EQ_INT(st_effective_any(&eff), 0);
 
 	/* NFSv2 is not a choice: no vers, the rest still known */
 	st_mount_effective("nfs", "rw", "rw,vers=2,rsize=8192,proto=udp", NULL, &eff);
@@ -461,7 +461,7 @@ static void effective_nfs(void)
 	CHECK_EQ_INT(eff.v[ST_OPT_VERS], ST_UNSET);
 	/* an "nfs" text without vers= is not read as NFS */
 	st_mount_effective("nfs", "rw", "rw,rsize=8192", NULL, &eff);
-	CHECK_EQ_INT(eff.known, 0);
+	CHECK_EQ_INT(st_effective_any(&eff), 0);
 out:
 	free(mi);
 	free(ms);
@@ -475,18 +475,18 @@ static void effective_other(void)
 		return;
 	struct st_effective eff;
 	effective_of(mi, NULL, "/mnt/stack2", 0, &eff);
-	CHECK_EQ_INT(eff.known, 0);
+	CHECK_EQ_INT(st_effective_any(&eff), 0);
 	CHECK(strcmp(eff.options, "rw,relatime,size=2048k,nr_inodes=100,mode=700,inode64") == 0);
 	effective_of(mi, NULL, "/", 0, &eff);
 	CHECK(strcmp(eff.options, "rw,relatime,errors=remount-ro") == 0);
 	/* NFS-looking text on another fstype gives no NFS values */
 	st_mount_effective("ext4", "rw", "rw,vers=3,rsize=4096", NULL, &eff);
-	CHECK_EQ_INT(eff.known, 0);
+	CHECK_EQ_INT(st_effective_any(&eff), 0);
 	/* read-only anywhere wins; NULLs are fine */
 	st_mount_effective("tmpfs", "ro,nosuid", "rw,size=4k", NULL, &eff);
 	CHECK(strcmp(eff.options, "ro,nosuid,size=4k") == 0);
 	st_mount_effective(NULL, NULL, NULL, NULL, &eff);
-	CHECK(strcmp(eff.options, "") == 0 && eff.known == 0);
+	CHECK(strcmp(eff.options, "") == 0 && !st_effective_any(&eff));
 
 	/* longer than eff.options: whole options, then ",..." */
 	char big[2048];
@@ -593,6 +593,175 @@ static void explain_overrides(void)
 	free(e);
 }
 
+/* ---- the cache drop's choice, on recorded mount tables ---- */
+
+/* How the system answers the steps of one cache drop (as the adapter
+ * would find out): the umount, the mount on top after a refused umount,
+ * the other namespaces (the text of one of them, looked at as the adapter
+ * looks: a copy showing the device is a holder, pid 4242), the mount. */
+struct drop_answers {
+	int umount_rc;
+	const char *umount_msg;
+	int top_after;
+	const char *other_ns; /* another namespace's mountinfo; NULL: unreadable (-EACCES) */
+	int mount_rc;
+	const char *mount_msg;
+};
+
+/* st_drop_decide until it is done, each step answered from a: the steps
+ * it asked for, as letters (U umount, R recheck, L look, M mount). */
+static void drop_run(const char *mi, const char *target, int remount, int ours,
+		     const struct drop_answers *a, struct st_drop_choice *c, char steps[8])
+{
+	struct st_drop_seen s = { .target = target, .remount = remount, .ours = ours,
+				  .mountinfo = mi, .umount_rc = ST_DROP_UNKNOWN,
+				  .top_after = ST_DROP_UNKNOWN, .holder = ST_DROP_UNKNOWN,
+				  .mount_rc = ST_DROP_UNKNOWN };
+	int k = 0;
+	for (enum st_drop_step step; (step = st_drop_decide(&s, c)) != ST_DROP_DONE && k < 7;) {
+		if (step == ST_DROP_UMOUNT) {
+			steps[k++] = 'U';
+			s.umount_rc = a->umount_rc;
+			s.umount_msg = a->umount_msg;
+		} else if (step == ST_DROP_RECHECK) {
+			steps[k++] = 'R';
+			s.top_after = a->top_after;
+		} else if (step == ST_DROP_LOOK) {
+			steps[k++] = 'L';
+			s.holder = !a->other_ns ? -EACCES
+				   : st_mountinfo_dev_count(a->other_ns, c->major, c->minor, -1) > 0 ? 4242
+												       : 0;
+		} else {
+			steps[k++] = 'M';
+			s.mount_rc = a->mount_rc;
+			s.mount_msg = a->mount_msg;
+		}
+	}
+	steps[k] = '\0';
+}
+
+/* The choice c, as README and the stored rows say it: method, the steps
+ * taken, and the reason, word for word. */
+static void check_choice(const struct st_drop_choice *c, const char *steps, int rc,
+			 const char *method, const char *want_steps, const char *reason)
+{
+	if (c->rc != rc || strcmp(c->method, method) || strcmp(steps, want_steps) ||
+	    strcmp(c->reason, reason))
+		fprintf(stderr, "    rc %d method %s steps '%s' reason '%s'\n    want %d %s '%s' '%s'\n",
+			c->rc, c->method, steps, c->reason, rc, method, want_steps, reason);
+	CHECK_EQ_INT(c->rc, rc);
+	CHECK(strcmp(c->method, method) == 0);
+	CHECK(strcmp(steps, want_steps) == 0);
+	CHECK(strcmp(c->reason, reason) == 0);
+	CHECK_EQ_INT(c->drop_host, strstr(method, "drop_caches") != NULL);
+}
+
+/* Every branch of the choice, on mount tables read on this machine (an
+ * ext4 on a loop device, the copies a private and a slave namespace kept
+ * after its umount; tests/fixtures/README): no root, no mount, no /proc.
+ * The targets do not exist here: nothing but the text is looked at. */
+static void drop_choice(void)
+{
+	char *mi = unit_slurp("tests/fixtures/mountinfo-drop.txt");
+	char *priv = unit_slurp("tests/fixtures/mountinfo-copy-private.txt");
+	char *slave = unit_slurp("tests/fixtures/mountinfo-copy-slave.txt");
+	CHECK(mi && priv && slave);
+	if (!mi || !priv || !slave)
+		goto out;
+	/* the copies: a private one keeps the loop device, a slave one lost it */
+	CHECK_EQ_INT(st_mountinfo_dev_count(priv, 7, 0, -1), 1);
+	CHECK_EQ_INT(st_mountinfo_dev_count(slave, 7, 0, -1), 0);
+	CHECK_EQ_INT(st_mountinfo_dev_count(mi, 7, 1, -1), 2); /* /mnt/shared and its bind */
+	CHECK_EQ_INT(st_mountinfo_dev_count(mi, 7, 1, 100), 1);
+	CHECK_EQ_INT(st_mountinfo_dev_count(slave, 254, 0, -1), 1); /* master: fields read */
+
+	const struct drop_answers ok = { .other_ns = slave };
+	struct st_drop_choice c, again;
+	char steps[8];
+	drop_run(mi, "/mnt/bench", 0, -1, &ok, &c, steps);
+	check_choice(&c, steps, 0, "drop_caches", "",
+		     "not remounted: stcluster did not mount /mnt/bench (no --mount)");
+	drop_run(mi, "/mnt/none", 1, -1, &ok, &c, steps);
+	check_choice(&c, steps, -EINVAL, "none", "", "/mnt/none is not a mount point: nothing to remount");
+	drop_run(mi, "/mnt/ram", 1, -1, &ok, &c, steps);
+	check_choice(&c, steps, 0, "none", "",
+		     "tmpfs on /mnt/ram: a remount would discard its files, and its pages are not a cache");
+
+	/* a remount cycle; the slave copy went with the umount */
+	drop_run(mi, "/mnt/bench", 1, 99, &ok, &c, steps);
+	check_choice(&c, steps, 0, "remount", "ULM",
+		     "remounted (a new superblock: nothing of /mnt/bench cached); no drop_caches, "
+		     "which would empty every cache of the host");
+	CHECK(c.major == 7 && c.minor == 0);
+	/* the private copy kept it */
+	const struct drop_answers kept = { .other_ns = priv };
+	drop_run(mi, "/mnt/bench", 1, -1, &kept, &c, steps);
+	check_choice(&c, steps, 0, "remount+drop_caches", "ULM",
+		     "remounted, and drop_caches too: the mount namespace of pid 4242 still showed "
+		     "device 7:0 after the umount (its copy keeps the superblock and its cache)");
+	const struct drop_answers unread = { .other_ns = NULL };
+	drop_run(mi, "/mnt/bench", 1, 99, &unread, &c, steps);
+	check_choice(&c, steps, 0, "remount+drop_caches", "ULM",
+		     "remounted, and drop_caches too: other mount namespaces could not be read for "
+		     "device 7:0 (Permission denied), and a copy there would keep its cache");
+	/* a bind mount shares the superblock: both, without looking elsewhere */
+	drop_run(mi, "/mnt/shared", 1, 100, &ok, &c, steps);
+	check_choice(&c, steps, 0, "remount+drop_caches", "UM",
+		     "remounted, and drop_caches too: another mount shows device 7:1 (a shared "
+		     "superblock keeps its cache)");
+
+	/* busy: the umount refused, the same mount on top */
+	const char *busy_msg = "umount: /mnt/bench: target is busy.";
+	const struct drop_answers busy = { .umount_rc = -EBUSY, .umount_msg = busy_msg,
+					   .top_after = 99, .other_ns = slave };
+	drop_run(mi, "/mnt/bench", 1, 99, &busy, &c, steps);
+	check_choice(&c, steps, 0, "drop_caches", "UR",
+		     "not remounted (umount: /mnt/bench: target is busy.); dropped the host's caches");
+	/* refused, and the mount on top is another now: the umount's error */
+	const struct drop_answers moved = { .umount_rc = -EBUSY, .umount_msg = busy_msg,
+					    .top_after = 0, .other_ns = slave };
+	drop_run(mi, "/mnt/bench", 1, 99, &moved, &c, steps);
+	check_choice(&c, steps, -EBUSY, "none", "UR", busy_msg);
+	/* unmounted, then the mount failed: that error, nothing dropped */
+	const struct drop_answers lost = { .other_ns = slave, .mount_rc = -ETIMEDOUT,
+					   .mount_msg = "mount.nfs: Connection timed out" };
+	drop_run(mi, "/mnt/bench", 1, 99, &lost, &c, steps);
+	check_choice(&c, steps, -ETIMEDOUT, "none", "ULM", "mount.nfs: Connection timed out");
+
+	/* --mount-over: stcluster's NFS mount (103) over the user's tmpfs (102) */
+	drop_run(mi, "/mnt/over", 1, 103, &ok, &c, steps);
+	check_choice(&c, steps, 0, "remount", "ULM",
+		     "remounted (a new superblock: nothing of /mnt/over cached); no drop_caches, "
+		     "which would empty every cache of the host");
+	CHECK(c.major == 0 && c.minor == 53);
+	/* a mount on top that is not stcluster's is never unmounted: over
+	 * stcluster's (102 here), or with stcluster's gone */
+	drop_run(mi, "/mnt/over/", 1, 102, &ok, &c, steps);
+	check_choice(&c, steps, 0, "drop_caches", "",
+		     "not remounted: the mount on /mnt/over/ (id 103) is not stcluster's (whose mount, "
+		     "id 102, it covers); dropped the host's caches");
+	drop_run(mi, "/mnt/over", 1, 77, &ok, &c, steps);
+	check_choice(&c, steps, 0, "drop_caches", "",
+		     "not remounted: the mount on /mnt/over (id 103) is not stcluster's (whose mount "
+		     "is gone); dropped the host's caches");
+	drop_run(mi, "/mnt/over", 1, 0, &ok, &c, steps);
+	check_choice(&c, steps, 0, "drop_caches", "",
+		     "not remounted: the mount on /mnt/over (id 103) is not stcluster's (which has "
+		     "none there); dropped the host's caches");
+
+	/* a function of what was read: the same question, the same answer */
+	struct st_drop_seen s = { .target = "/mnt/bench", .remount = 1, .ours = 99, .mountinfo = mi,
+				  .umount_rc = 0, .top_after = ST_DROP_UNKNOWN, .holder = 0,
+				  .mount_rc = ST_DROP_UNKNOWN };
+	CHECK(st_drop_decide(&s, &c) == ST_DROP_MOUNT);
+	CHECK(st_drop_decide(&s, &again) == ST_DROP_MOUNT);
+	CHECK(memcmp(&c, &again, sizeof(c)) == 0);
+out:
+	free(mi);
+	free(priv);
+	free(slave);
+}
+
 /* ---- the adapter, for real ---- */
 
 static void refusals(void)
@@ -692,7 +861,7 @@ static void tmpfs_cycle(void)
 	CHECK(strstr(eff.options, "size=2048k"));
 	CHECK(strstr(eff.options, "mode=700"));
 	CHECK(strstr(eff.options, "nr_inodes=100"));
-	CHECK_EQ_INT(eff.known, 0);
+	CHECK_EQ_INT(st_effective_any(&eff), 0);
 	if (!strstr(eff.options, "nr_inodes=100"))
 		fprintf(stderr, "    effective: %s\n", eff.options);
 
@@ -935,7 +1104,31 @@ static void ext4_drop_caches_here(void)
 
 	struct st_effective eff;
 	CHECK_EQ_INT(st_mount_read_effective(mnt, "ext4", NULL, &eff, msg, sizeof(msg)), 0);
-	CHECK(strncmp(eff.options, "rw,", 3) == 0 && eff.known == 0);
+	CHECK(strncmp(eff.options, "rw,", 3) == 0 && !st_effective_any(&eff));
+
+	/* a remount whose mount(8) exits 0 and mounts nothing (the kernel gave
+	 * back a mount it had): the drop fails with that reason, never a
+	 * "remount" that leaves the bare directory to read. mount(8) is a
+	 * script that only exits 0, bound over it in this private namespace */
+	char fake[PATH_MAX + 16];
+	snprintf(fake, sizeof(fake), "%s/fake-mount", dir);
+	fd = open(fake, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	CHECK(fd >= 0 && write(fd, "#!/bin/sh\nexit 0\n", 18) == 18);
+	if (fd >= 0)
+		close(fd);
+	const char *tool = access("/usr/bin/mount", X_OK) == 0 ? "/usr/bin/mount" : "/bin/mount";
+	CHECK(mount(fake, tool, NULL, MS_BIND, NULL) == 0);
+	rc = st_drop_caches(mnt, img, "ext4", "loop", -1, method, sizeof(method), msg, sizeof(msg));
+	CHECK(umount2(tool, 0) == 0);
+	unlink(fake);
+	if (rc != -EEXIST || !strstr(msg, "mount(8) exited 0 but mounted nothing"))
+		fprintf(stderr, "    a remount that mounted nothing: %d %s: %s\n", rc, method, msg);
+	CHECK_EQ_INT(rc, -EEXIST);
+	CHECK(strstr(msg, "mount(8) exited 0 but mounted nothing") != NULL);
+	CHECK_EQ_INT(mounts_on(mnt), 0);
+	rc = st_mount_apply(img, "ext4", "loop", mnt, 0, msg, sizeof(msg));
+	CHECK_EQ_INT(rc, 0);
+	CHECK(file_matches(path, len, 3));
 
 	CHECK_EQ_INT(st_umount(mnt, msg, sizeof(msg)), 0);
 out:
@@ -1027,7 +1220,116 @@ static void mount_over_and_restore(void)
 	CHECK(rmdir(dir) == 0);
 }
 
+/* The system's own places, from the path and the mount that holds it. */
+static void system_paths(void)
+{
+	/* /run/netns: a bind of a directory of the root file system (ip-netns);
+	 * /dev/shm a tmpfs of its own, bound again on /tmp/shm */
+	static const char mi[] =
+		"22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+		"25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw\n"
+		"27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+		"45 27 254:0 /run/netns /run/netns rw,relatime shared:1 - ext4 /dev/vda rw\n"
+		"60 27 0:23 / /tmp/shm rw,relatime - tmpfs tmpfs rw\n"
+		"61 27 0:21 / /tmp/p rw,relatime - proc proc rw\n";
+	struct st_mountinfo_entry *root = calloc(1, sizeof(*root)), *shm = calloc(1, sizeof(*shm)),
+				  *proc = calloc(1, sizeof(*proc));
+	CHECK(root && shm && proc);
+	if (!root || !shm || !proc)
+		return;
+	CHECK(st_mountinfo_find_id(mi, 27, root) == 0 && st_mountinfo_find_id(mi, 60, shm) == 0 &&
+	      st_mountinfo_find_id(mi, 61, proc) == 0);
+	static const struct {
+		const char *path;
+		int holder; /* 0 the root file system, 1 the bind of /dev/shm, 2 proc on /tmp/p */
+		int mounting, refused;
+		const char *why;
+	} cases[] = {
+		{ "/", 0, 1, 1, "/ is the root directory" },
+		{ "/", 0, 0, 1, "/ is the root directory" },
+		{ "/proc", 0, 1, 1, "/proc is the system's own" },
+		{ "/proc/sys", 0, 1, 1, "/proc/sys is under /proc, the system's own" },
+		{ "/proc/sys", 0, 0, 1, "/proc/sys is under /proc" },
+		{ "/sys", 0, 0, 1, "/sys is the system's own" },
+		{ "/sys/fs/cgroup", 0, 1, 1, "under /sys" },
+		{ "/dev/shm", 0, 1, 1, "/dev/shm is under /dev" },
+		{ "/dev/shm", 0, 0, 1, "under /dev" },
+		{ "/run", 0, 1, 1, "/run is the system's own" },
+		{ "/run/user/0", 0, 1, 1, "under /run" },
+		{ "/boot", 0, 1, 1, "/boot is the system's own" },
+		{ "/etc", 0, 1, 1, "/etc is the system's own" },
+		{ "/usr/lib", 0, 1, 1, "/usr/lib is under /usr" },
+		{ "/var", 0, 1, 1, "/var is the system's own" },
+		{ "/var/lib/nfs", 0, 1, 1, "/var/lib/nfs is under /var" },
+		{ "/tmp/p", 2, 1, 1, "/tmp/p is on a proc file system (mounted on /tmp/p), the kernel's" },
+		{ "/tmp/p/sys", 2, 0, 1, "on a proc file system" },
+		{ "/tmp/shm", 1, 1, 1, "/tmp/shm is on the file system mounted on /dev/shm" },
+		/* allowed: a place of one's own, and without a mount what is not the kernel's */
+		{ "/tmp/shm", 1, 0, 0, "" },
+		{ "/run/user/0", 0, 0, 0, "" },
+		{ "/etc", 0, 0, 0, "" },
+		{ "/var/tmp", 0, 1, 0, "" },
+		{ "/var/tmp/bench", 0, 1, 0, "" },
+		{ "/var/mnt/nfs", 0, 1, 0, "" },
+		{ "/var/home/me/d", 0, 1, 0, "" },
+		{ "/varx", 0, 1, 0, "" },
+		{ "/procfs", 0, 1, 0, "" },
+		{ "/devices", 0, 1, 0, "" },
+		{ "/mnt/nfs", 0, 1, 0, "" },
+		{ "/tmp/run/netns", 0, 1, 0, "" }, /* the root fs, bound on /run/netns: not whole */
+	};
+	const struct st_mountinfo_entry *holders[] = { root, shm, proc };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char why[ST_ERR_MAX] = "";
+		int got = st_mount_system_path(cases[i].path, cases[i].mounting,
+					       holders[cases[i].holder], mi, why, sizeof(why));
+		if (got != cases[i].refused || (got && !strstr(why, cases[i].why)))
+			fprintf(stderr, "    %s (mounting %d): %d '%s'\n", cases[i].path,
+				cases[i].mounting, got, why);
+		CHECK_EQ_INT(got, cases[i].refused);
+		CHECK(!got || strstr(why, cases[i].why));
+	}
+	/* the holder not known: the path alone */
+	char why[ST_ERR_MAX];
+	CHECK_EQ_INT(st_mount_system_path("/proc", 0, NULL, NULL, why, sizeof(why)), 1);
+	CHECK_EQ_INT(st_mount_system_path("/tmp/x", 1, NULL, NULL, why, sizeof(why)), 0);
+	free(root);
+	free(shm);
+	free(proc);
+}
+
+/* The adapter resolves links and "..", and the mount driver's own entry
+ * points refuse what it refuses, before anything is run. */
+static void system_paths_resolved(void)
+{
+	char msg[ST_ERR_MAX], link[PATH_MAX + 8], dotdot[PATH_MAX + 32];
+	const char *dir = unit_tmpdir();
+	snprintf(link, sizeof(link), "%s/l", dir);
+	snprintf(dotdot, sizeof(dotdot), "%s/../../proc/sys", dir);
+	CHECK(symlink("/proc/sys", link) == 0);
+	CHECK_EQ_INT(st_mount_refuse_system(link, 0, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "/proc/sys is under /proc, the system's own") != NULL);
+	CHECK_EQ_INT(st_mount_refuse_system(dotdot, 1, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "stcluster mounts on none of the system's places") != NULL);
+	CHECK_EQ_INT(st_mount_refuse_system(dir, 1, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_mount_refuse_system("/no/such/dir", 1, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(st_mount_check_target(link, 1, msg, sizeof(msg)), -EINVAL);
+	CHECK(strstr(msg, "under /proc") != NULL);
+	struct st_mount_state s = { .our_id = 0 };
+	CHECK_EQ_INT(st_mount_take(&s, "stcluster-unit", "tmpfs", "size=1m", link, msg, sizeof(msg)),
+		     -EINVAL);
+	CHECK_EQ_INT(s.our_id, 0);
+	CHECK_EQ_INT(st_mount_apply("stcluster-unit", "tmpfs", "size=1m", "/etc", 0, msg, sizeof(msg)),
+		     -EINVAL);
+	CHECK(strstr(msg, "/etc is the system's own") != NULL);
+	CHECK(unlink(link) == 0);
+	CHECK(rmdir(dir) == 0);
+}
+
 const struct unit_test unit_mount[] = {
+	{ "mount: the system's own places, from the path and its mount (no root)", system_paths },
+	{ "mount: system places resolved through links and '..', refused by every mount entry",
+	  system_paths_resolved },
 	{ "mount: options: NFS options in nfs(5) syntax, then mount-opts", options_nfs },
 	{ "mount: options: unset options left out", options_unset },
 	{ "mount: options: NFS options refused for tmpfs, repeats refused", options_refused },
@@ -1038,6 +1340,7 @@ const struct unit_test unit_mount[] = {
 	{ "mount: mount.nfs's messages to their errno", errno_of_messages },
 	{ "mount: the kernel's overrides explained (noac, clamp, inherited nconnect)",
 	  explain_overrides },
+	{ "mount: cache drop: the choice from recorded mount tables (no root)", drop_choice },
 	{ "mount: refuses /, relative targets, non-mount points; mount(8) errors", refusals },
 	{ "mount: tmpfs: umount+mount, remount in place, effective, nothing left", tmpfs_cycle },
 	{ "mount: ext4 on loop: remount and drop_caches empty the page cache", ext4_drop_caches },

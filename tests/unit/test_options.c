@@ -1,5 +1,7 @@
 /* The options table: lists, limits, plan files, the matrix and its order. */
 #include "../../common/options.h"
+#include "../../common/search.h"
+#include "../../worker/engine.h"
 #include "unit.h"
 
 #include <errno.h>
@@ -11,14 +13,41 @@ static int set(struct st_config *c, const char *name, const char *val, char *err
 	return st_config_set(c, st_opt_find(name), val, 1, NULL, err, ST_ERR_MAX);
 }
 
+/* What the compiler cannot see across the table's rows and the code that
+ * reads them: a missed field or a row that contradicts another place. */
 static void table_is_consistent(void)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		const struct st_opt_def *d = &st_options[i];
 		CHECK(d->name && d->help && *d->help);
+		CHECK(!strchr(d->help, '\n')); /* --help prints it as one line */
 		CHECK(st_opt_find(d->name) == i);
+		/* the store keeps requested and effective values per sweep column */
+		CHECK(!(d->flags & ST_OF_NFS) || (d->flags & ST_OF_SWEEP));
+		CHECK(!((d->flags & ST_OF_SWEEP) && (d->flags & ST_OF_LIST)));
+		CHECK(!d->sep || (d->flags & (ST_OF_SWEEP | ST_OF_LIST)));
+		CHECK(!(d->needs & ~ST_NEEDS_ALL));
+		CHECK((d->type == ST_T_FLAG) == (d->arg == NULL));
 		if (d->type == ST_T_ENUM)
 			CHECK(d->choices && d->choices[0]);
+		/* an enum's placeholder, when it lists the words ("on|off"), lists
+		 * them all, in any order */
+		if (d->type == ST_T_ENUM && strchr(d->arg, '|')) {
+			int listed = 0, words = 0, found = 0;
+			for (const char *p = d->arg; *p; p += *p == '|') {
+				size_t len = strcspn(p, "|");
+				listed++;
+				for (int k = 0; d->choices[k]; k++)
+					found += strlen(d->choices[k]) == len &&
+						 !strncmp(d->choices[k], p, len);
+				p += len;
+			}
+			while (d->choices[words])
+				words++;
+			if (listed != words || found != words)
+				fprintf(stderr, "    --%s %s: not its %d words\n", d->name, d->arg, words);
+			CHECK(listed == words && found == words);
+		}
 		if (d->type != ST_T_FLAG && d->type != ST_T_STRING && d->type != ST_T_ENUM &&
 		    d->type != ST_T_ERRNO && d->type != ST_T_DATA)
 			CHECK(d->max >= d->min);
@@ -52,10 +81,12 @@ static void lists_and_errors(void)
 		{ "bind", "socket", "--bind" },	      { "phases", "write,erase", "'erase'" },
 		{ "block", "4k,4k", "listed twice" }, { "iterations", "0", "--iterations" },
 		{ "deadline", "10x", "--deadline" },  { "null-error", "EWHAT", "--null-error" },
-		{ "engine", "ceph", "--engine" },     { "data", "", "--data" },
+		{ "data", "", "--data" },
 		/* string values a stored plan could not keep */
 		{ "target", "/srv/x\f", "control character 0x0c" },
 		{ "label", "two\nlines", "control character 0x0a" },
+		{ "label", "csi \xc2\x9b[2J", "control character U+009B" },
+		{ "label", "\xc2\x80", "control character U+0080" },
 		{ "servers", "a,b\r", "control character" },
 		{ "label", " x", "begins or ends with a space" },
 		{ "mount-opts", "a=1;b=2 ", "begins or ends with a space" },
@@ -72,6 +103,12 @@ static void lists_and_errors(void)
 		CHECK(strchr(err, '\n') == NULL);
 		CHECK(memcmp(&before, &c, sizeof(c)) == 0); /* a refused value changes nothing */
 	}
+	/* nfs(5)'s spelling of NFSv4.0 is version 4 */
+	CHECK(set(&c, "vers", "3,4.0", err) == 0);
+	CHECK(c.o[ST_OPT_VERS].n == 2 && c.o[ST_OPT_VERS].v[1] == ST_VERS_4);
+	CHECK(set(&c, "vers", "4,4.0", err) == -1 && strstr(err, "twice"));
+	/* UTF-8 whose bytes 0x80-0x9f are continuation bytes is text, not C1 */
+	CHECK(set(&c, "label", "caf\xc3\xa9 \xe2\x82\xac \xc3\x9b", err) == 0);
 }
 
 static void args_parsing(void)
@@ -219,19 +256,26 @@ static void checks_without_fs(void)
 {
 	struct st_config c;
 	char err[ST_ERR_MAX];
+	const struct st_engine *e = NULL;
 	st_config_defaults(&c);
-	CHECK(st_config_check(&c, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "--target") != NULL);
+	CHECK(st_config_check(&c, err, sizeof(err)) == 0); /* the engine's own checks come next */
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--target: missing") != NULL);
 	CHECK(set(&c, "target", "/tmp", err) == 0);
-	CHECK(st_config_check(&c, err, sizeof(err)) == 0);
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == 0);
+	CHECK(e == st_engines[0]); /* the default */
 	CHECK(set(&c, "null-delay", "1ms", err) == 0);
-	CHECK(st_config_check(&c, err, sizeof(err)) == -1); /* posix engine */
-	CHECK(strstr(err, "--null-delay") != NULL);
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1); /* the default takes no knob */
+	CHECK(strstr(err, "--null-delay: only for --engine null (given: 1ms, with --engine posix)"));
 	CHECK(set(&c, "engine", "null", err) == 0);
-	CHECK(st_config_check(&c, err, sizeof(err)) == 0);
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == 0);
+	CHECK(e == &st_engine_null);
+	CHECK(set(&c, "engine", "ceph", err) == 0); /* a name: the registry says which */
+	CHECK(st_engine_choose(&c, &e, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--engine: unknown value 'ceph' (one of: posix, null") != NULL);
 }
 
-/* Each choice option's words sit at the index its enum names (options.c
+/* Each choice option's words sit at the index its enum names (options_table.c
  * writes them so, and a _Static_assert holds each list's length to its
  * enum): no hole, the word a value means, and every choice option here. */
 static void choices_match_their_enums(void)
@@ -241,7 +285,6 @@ static void choices_match_their_enums(void)
 		int value;
 		const char *word;
 	} lists[] = {
-		{ ST_OPT_ENGINE, ST_ENGINE_COUNT, ST_ENGINE_NULL, "null" },
 		{ ST_OPT_DIRECT, ST_ON_OFF_COUNT, ST_ON, "on" },
 		{ ST_OPT_FSYNC, ST_ON_OFF_COUNT, ST_OFF, "off" },
 		{ ST_OPT_REORDER, ST_ON_OFF_COUNT, ST_ON, "on" },
@@ -257,8 +300,11 @@ static void choices_match_their_enums(void)
 		{ ST_OPT_PHASES, ST_PHASE_COUNT, ST_PHASE_RANDREAD, "randread" },
 		{ ST_OPT_LAYOUT, ST_LAYOUT_COUNT, ST_LAYOUT_SHARED, "shared" },
 		{ ST_OPT_ACCESS, ST_ACCESS_COUNT, ST_ACCESS_STRIDED, "strided" },
-		{ ST_OPT_STONEWALL, ST_ON_OFF_COUNT, ST_ON, "on" },
+		{ ST_OPT_DIR_MODE, ST_DIR_MODE_COUNT, ST_DIR_SHARED, "shared" },
+		{ ST_OPT_STONEWALL, ST_STONEWALL_COUNT, ST_STONEWALL_WEAROUT, "wearout" },
 		{ ST_OPT_KEEP, ST_ON_OFF_COUNT, ST_OFF, "off" },
+		{ ST_OPT_OUTPUT_FORMAT, ST_OUT_COUNT, ST_OUT_JSON, "json" },
+		{ ST_OPT_SEARCH, ST_SEARCH_COUNT, ST_SEARCH_HALVING, "halving" },
 	};
 	int seen = 0;
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -273,6 +319,48 @@ static void choices_match_their_enums(void)
 	CHECK_EQ_INT(seen, (int)(sizeof(lists) / sizeof(lists[0])));
 }
 
+/* --search halving on 27 combinations: 27 at 1/9 of the length once, the
+ * best 9 at 1/3 once, the best 3 at full length 3 times; seqs and
+ * iteration numbers follow on; 45 runs, 3 + 3 + 9 = 15 full runs' worth. */
+static void halving_plan(void)
+{
+	struct st_config *c = calloc(1, sizeof(*c));
+	char err[ST_ERR_MAX];
+	if (!c)
+		return;
+	st_config_defaults(c);
+	CHECK(set(c, "block", "4k", err) == 0 && set(c, "size", "1m", err) == 0);
+	CHECK(set(c, "threads", "1,2,3", err) == 0 && set(c, "rsize", "64k,256k,1m", err) == 0);
+	CHECK(set(c, "nconnect", "1,2,4", err) == 0 && set(c, "search", "halving", err) == 0);
+	struct st_search_plan p;
+	st_search_plan(c, &p);
+	CHECK_EQ_INT(p.nstages, 3);
+	static const uint64_t keep[] = { 27, 9, 3 }, scale[] = { 9, 3, 1 }, seq0[] = { 0, 27, 36 };
+	static const uint32_t iters[] = { 1, 1, 3 }, first[] = { 0, 1, 2 };
+	for (int s = 0; s < 3 && p.nstages == 3; s++) {
+		CHECK(p.stage[s].keep == keep[s] && p.stage[s].scale == scale[s]);
+		CHECK(p.stage[s].seq0 == seq0[s] && p.stage[s].iterations == iters[s]);
+		CHECK(p.stage[s].first_iteration == first[s]);
+	}
+	CHECK(p.runs == 45 && p.full_runs > 14.99 && p.full_runs < 15.01);
+	struct st_combo k;
+	st_plan_combo(c, 0, &k);
+	CHECK(k.stage == -1);
+	st_search_scale(&p, 0, &k);
+	CHECK(k.stage == 0 && k.v[ST_OPT_SIZE] == 112 * 1024); /* 1m / 9, in whole 4k blocks */
+	CHECK(st_config_check(c, err, sizeof(err)) == 0);
+	CHECK(set(c, "budget", "26", err) == 0 && st_config_check(c, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--budget: 26 ") == err);
+	int64_t runs, ns;
+	CHECK(st_search_budget("20m", &runs, &ns, err, sizeof(err)) == 0 && runs == 0 &&
+	      ns == 1200000000000LL);
+	CHECK(st_search_budget("45", &runs, &ns, err, sizeof(err)) == 0 && runs == 45 && ns == 0);
+	CHECK(st_search_budget("0", &runs, &ns, err, sizeof(err)) == -1);
+	CHECK(st_search_budget("xyz", &runs, &ns, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--budget: invalid value 'xyz'") == err);
+	free(c);
+}
+
 const struct unit_test unit_options[] = {
 	{ "options: table consistent, defaults parse", table_is_consistent },
 	{ "options: lists, limits, one-line errors", lists_and_errors },
@@ -284,5 +372,6 @@ const struct unit_test unit_options[] = {
 	{ "options: matrix order", matrix_order },
 	{ "options: checks without file system", checks_without_fs },
 	{ "options: each choice list matches its enum", choices_match_their_enums },
+	{ "options: --search halving's stages, seqs, lengths and budget", halving_plan },
 	{ NULL, NULL },
 };

@@ -135,6 +135,10 @@ static void where_translation(void)
 		{ "threads >= 2 AND c.block<>16k", "threads >= 2 AND c.block<>16384" },
 		{ "rsize NOT IN (1m,2m)", "rsize NOT IN (1048576,2097152)" },
 		{ "\"wsize\"=4k", "\"wsize\"=4096" },
+		/* a --data pattern as --data takes it (issue 19) */
+		{ "data=compress:50", "data='compress:50'" },
+		{ "data IN (zero, compress:50+dedupe:25)", "data IN ('zero', 'compress:50+dedupe:25')" },
+		{ "data='random'", "data='random'" },
 		/* not an option, a column on the right, text inside strings: as given */
 		{ "label = 'rsize=1m' AND bogus=1m", "label = 'rsize=1m' AND bogus=1m" },
 		{ "block=wsize", "block=wsize" },

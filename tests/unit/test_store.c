@@ -91,7 +91,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 14);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 16);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -505,8 +505,7 @@ static void fixture_init(struct fixture *f)
 						 .read_bytes = 1, .read_ops = 1 };
 	}
 	for (int r = 0; r < 3; r++) {
-		f->prep[r].eff.known = 1ull << ST_OPT_RSIZE;
-		f->prep[r].eff.v[ST_OPT_RSIZE] = 65536;
+		st_effective_set(&f->prep[r].eff, ST_OPT_RSIZE, 65536);
 		f->prep[r].eff.max[ST_OPT_RSIZE] = 1 << 20;
 		snprintf(f->prep[r].eff.options, sizeof(f->prep[r].eff.options), "rw,rsize=65536");
 		snprintf(f->prep[r].eff.added, sizeof(f->prep[r].eff.added), "nolock");
@@ -586,8 +585,25 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 
 /* SQL that takes from a store what schema version 4 added (the views first:
  * they name the columns). */
+/* SQL that takes from a store what schema version 9 added (issue 22's
+ * packed intervals): the table interval again, with the rows the view gave
+ * (the views that read it first) */
+#define V9_ADDED                                                                             \
+	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; "          \
+	"CREATE TEMP TABLE iv_keep AS SELECT * FROM interval; DROP VIEW interval; "           \
+	"DROP TABLE interval_pack; DROP TABLE interval_seq; "                                \
+	"CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), "      \
+	"phase TEXT NOT NULL, rank INTEGER NOT NULL, idx INTEGER NOT NULL, t_ns INTEGER NOT NULL, " \
+	"end_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL, bytes INTEGER, ops INTEGER, "   \
+	"read_bytes INTEGER, read_ops INTEGER, PRIMARY KEY (combo_id, phase, rank, idx)); "  \
+	"INSERT INTO interval SELECT * FROM iv_keep; DROP TABLE iv_keep; "
+
 /* SQL that takes from a store what schema version 7 added (issue 14's
  * sparse histograms: the column; the rows keep what they hold) */
+/* SQL that takes from a store what schema version 8 added (issue 21: combo.stage; the
+ * result view first, which names every column of combo) */
+#define V8_ADDED "DROP VIEW IF EXISTS result; ALTER TABLE combo DROP COLUMN stage; "
+
 #define V7_ADDED "ALTER TABLE rank_result DROP COLUMN hist_enc; DROP INDEX baseline_run; "
 
 /* SQL that takes from a store what schema version 5 added (issue 11) */
@@ -880,7 +896,7 @@ static const char *qs(sqlite3 *db, const char *sql, char *buf, size_t n)
 /* The RPC views over stored rows: nfsiostat's figures (rpc_summary), the
  * mix beside MB/s (rpc_mix) and what contradicts the request (rpc_flag):
  * sync asked but UNSTABLE sent, a read after a cache drop that sent no
- * READ, an option overridden. */
+ * READ, an option overridden, major timeouts and retransmissions. */
 static void rpc_views(void)
 {
 	char path[512], err[ST_ERR_MAX], buf[1024];
@@ -893,6 +909,16 @@ static void rpc_views(void)
 	f.rpc[0].op[0].file_sync = 0;
 	f.rpc[0].op[0].unstable = 10;
 	f.rpc[1].source = ST_RPC_NONE;
+	/* and 2 of them timed out in full, 3 were sent again */
+	f.rpc[0].op[0].timeouts = 2;
+	f.rpc[0].op[0].trans = f.rpc[0].op[0].ops + 3;
+	/* and the other operations it sent, each named in the mix (the most
+	 * first), none lumped as "other" */
+	f.rpc[0].nops = 4;
+	snprintf(f.rpc[0].op[2].name, sizeof(f.rpc[0].op[2].name), "GETATTR");
+	f.rpc[0].op[2].ops = f.rpc[0].op[2].trans = 3;
+	snprintf(f.rpc[0].op[3].name, sizeof(f.rpc[0].op[3].name), "LOOKUP");
+	f.rpc[0].op[3].ops = f.rpc[0].op[3].trans = 5;
 	struct st_store *s = st_store_open(path, 0, err, sizeof(err));
 	CHECK(s != NULL);
 	if (!s)
@@ -908,6 +934,10 @@ static void rpc_views(void)
 	snprintf(rpc_rd[0].op[0].name, sizeof(rpc_rd[0].op[0].name), "READ");
 	rpc_rd[0].op[0].ops = 0; /* the cache answered */
 	rpc_rd[0].op[0].unstable = 0;
+	for (int r = 0; r < 3; r++) { /* every call answered the first time */
+		rpc_rd[r].op[0].timeouts = 0;
+		rpc_rd[r].op[0].trans = rpc_rd[r].op[0].ops;
+	}
 	struct st_phase_record ph[2] = {
 		{ .phase = ST_PHASE_WRITE, .ranks = f.rr, .threads = f.tr, .nthreads = 2,
 		  .gathered_ns = 5, .rpc = f.rpc },
@@ -930,13 +960,16 @@ static void rpc_views(void)
 	if (strcmp(buf, "0.07 0.08 0.0 inferred"))
 		fprintf(stderr, "    summary: %s\n", buf);
 	qs(db, "SELECT mix FROM rpc_mix WHERE phase = 'write'", buf, sizeof(buf));
-	if (strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0"))
+	const char *mix = "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, LOOKUP 5, GETATTR 3, retrans 3, "
+			  "timeouts 2";
+	if (strcmp(buf, mix))
 		fprintf(stderr, "    mix: %s\n", buf);
-	CHECK(strcmp(buf, "WRITE 10 x 0 KiB ~UNSTABLE, COMMIT 2, READ 0, other 0") == 0);
+	CHECK(strcmp(buf, mix) == 0);
 	qs(db, "SELECT group_concat(phase || ':' || flag, '|') FROM (SELECT COALESCE(phase, '-') AS "
 	       "phase, flag FROM rpc_flag ORDER BY flag, detail)",
 	   buf, sizeof(buf));
-	const char *want = "read:read after a cache drop sent no READs|-:requested != effective|"
+	const char *want = "write:NFS major timeouts or retransmissions|"
+			   "read:read after a cache drop sent no READs|-:requested != effective|"
 			   "-:requested != effective|write:sync asked, UNSTABLE sent";
 	if (strcmp(buf, want))
 		fprintf(stderr, "    flags: %s\n", buf);
@@ -948,8 +981,12 @@ static void rpc_views(void)
 	qs(db, "SELECT detail FROM rpc_flag WHERE flag LIKE 'sync%'", buf, sizeof(buf));
 	CHECK(strstr(buf, "10 of 10 WRITEs UNSTABLE, 2 COMMITs (O_DIRECT: ") != NULL);
 	/* each phase's line: its own flags and its combination's */
-	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'write'"), 3);
+	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'write'"), 4);
 	CHECK_EQ_INT(qd(db, "SELECT flags FROM phase_flags WHERE phase = 'read'"), 3);
+	qs(db, "SELECT detail FROM rpc_flag WHERE flag LIKE 'NFS%'", buf, sizeof(buf));
+	if (strncmp(buf, "2 major timeouts, 3 retransmissions (", 37))
+		fprintf(stderr, "    timeouts: %s\n", buf);
+	CHECK(strncmp(buf, "2 major timeouts, 3 retransmissions (", 37) == 0);
 	st_store_close(s);
 	unlink(path);
 	*strrchr(path, '/') = '\0';
@@ -996,7 +1033,7 @@ static void audit_version_2_store(void)
 	CHECK(fixture_combo(s, &f, "run-2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
+			   V9_ADDED V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V8_ADDED V7_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-2");
@@ -1064,12 +1101,12 @@ static void audit_older_store(void)
 	 * without what versions 3 to 6 added (io_mode; issue 13's table and columns;
 	 * run.cleanup, baseline.streams; issue 10's rpc_stat and notes) */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V6_ADDED V4_ADDED
+			   V9_ADDED V6_ADDED V4_ADDED
 			   "ALTER TABLE run DROP COLUMN config_hash; "
 			   "ALTER TABLE run DROP COLUMN baseline_hash; "
 			   "ALTER TABLE run DROP COLUMN result_hash; "
 			   "ALTER TABLE combo DROP COLUMN row_hash; "
-			   "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED "PRAGMA user_version = 1",
+			   "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V8_ADDED V7_ADDED "PRAGMA user_version = 1",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	st_store_close(s);
 
@@ -1157,7 +1194,7 @@ static void migrates_io_mode(void)
 	CHECK(fixture_combo(s, &f, "run-v2", 0, 0) == 0);
 	CHECK(st_store_end_run(s, "run-v2", "complete", NULL, err, sizeof(err)) == 0);
 	CHECK(sqlite3_exec(st_store_db(s),
-			   V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
+			   V9_ADDED V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V8_ADDED V7_ADDED
 			   "PRAGMA user_version = 2",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	rehash_run(st_store_db(s), "run-v2");
@@ -1260,7 +1297,7 @@ static void audit_version2_store_across_the_migration(void)
 	CHECK(st_store_combo(s, &rec, werr, sizeof(werr)) == 0);
 	CHECK(st_store_end_run(s, "run-2", "complete", NULL, err, sizeof(err)) == 0);
 	sqlite3 *db = st_store_db(s);
-	CHECK(sqlite3_exec(db, V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V7_ADDED
+	CHECK(sqlite3_exec(db, V9_ADDED V6_ADDED V4_ADDED "ALTER TABLE thread_result DROP COLUMN io_mode; " V5_ADDED V8_ADDED V7_ADDED
 			       "PRAGMA user_version = 2", NULL, NULL, NULL) == SQLITE_OK);
 	/* the hashes version 2 wrote: of these rows, without the columns it had not */
 	rehash_run(db, "run-2");
@@ -1280,8 +1317,9 @@ static void audit_version2_store_across_the_migration(void)
 	CHECK_EQ_INT(altered(s, "run-2", &hashed), 0);
 	/* and a row added there now is seen */
 	CHECK(sqlite3_exec(st_store_db(s),
-			   "INSERT INTO interval (combo_id, phase, rank, idx, t_ns, end_ns, width_ns) "
-			   "SELECT combo_id, 'write', 0, 0, 0, 1, 1 FROM combo",
+			   "INSERT INTO interval_pack (combo_id, phase, rank, idx0, n, t0_ns, width_ns, "
+			   "last_end_ns, ops0, rops_k, rbytes_k, wbytes_k) "
+			   "SELECT combo_id, 'write', 0, 0, 1, 0, 1, 1, 0, 0, 0, 0 FROM combo",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	CHECK(altered(s, "run-2", &hashed) > 0);
 	st_store_close(s);
@@ -1395,7 +1433,7 @@ static void migrates_sparse_histograms(void)
 		sqlite3_reset(up);
 	}
 	sqlite3_finalize(up);
-	CHECK(sqlite3_exec(db, V7_ADDED "PRAGMA user_version = 6",
+	CHECK(sqlite3_exec(db, V9_ADDED V8_ADDED V7_ADDED "PRAGMA user_version = 6",
 			   NULL, NULL, NULL) == SQLITE_OK);
 	double old_bytes = qd(db, "SELECT SUM(length(hist)) FROM rank_result");
 	CHECK(old_bytes == 3.0 * sizeof(struct st_hist));
@@ -1514,19 +1552,38 @@ static void open_waits_for_a_busy_store(void)
 }
 
 /* t_rank0_lock_says_whether_a_run_is_live: held, a second holder is told
- * the run is live; released or its holder killed, it is not; the last
- * holder removes the file */
+ * the run is live, by whatever name of the store it asks (a symlink, a
+ * hard link); released or its holder killed, it is not; the last holder
+ * removes the file */
 static void live_lock(void)
 {
-	char db[600], live[620], err[ST_ERR_MAX];
-	snprintf(db, sizeof(db), "%s/s.db", unit_tmpdir());
-	snprintf(live, sizeof(live), "%s.live", db);
+	char db[600], live[640], other[620], sym[620], hard[620], err[ST_ERR_MAX];
+	const char *dir = unit_tmpdir();
+	snprintf(db, sizeof(db), "%s/s.db", dir);
+	snprintf(other, sizeof(other), "%s/other.db", dir);
+	snprintf(sym, sizeof(sym), "%s/link.db", dir);
+	snprintf(hard, sizeof(hard), "%s/hard.db", dir);
 	struct st_live *a = NULL, *b = NULL, *c = NULL;
-	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0); /* no file: nothing live */
-	CHECK(st_live_hold(db, "run-a", &a, err, sizeof(err)) == 0 && a);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0); /* no store: nothing live */
+	CHECK(st_live_hold(db, "run-a", &a, err, sizeof(err)) == -1 && !a);
+	FILE *f = fopen(db, "w");
+	CHECK(f && fclose(f) == 0);
+	f = fopen(other, "w");
+	CHECK(f && fclose(f) == 0);
+	struct stat st;
+	CHECK(stat(db, &st) == 0);
+	snprintf(live, sizeof(live), "%s/.stcluster-%llu.live", dir,
+		 (unsigned long long)st.st_ino);
+	CHECK(symlink("s.db", sym) == 0 && link(db, hard) == 0);
+	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0); /* no lock file: nothing live */
+	CHECK(st_live_hold(sym, "run-a", &a, err, sizeof(err)) == 0 && a);
+	CHECK(access(live, F_OK) == 0); /* the file's, not the link's */
 	CHECK(st_live_hold(db, "run-b", &b, err, sizeof(err)) == 0 && b);
 	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 1);
+	CHECK(st_live_check(hard, "run-a", err, sizeof(err)) == 1);
+	CHECK(st_live_check(other, "run-a", err, sizeof(err)) == 0); /* another store */
 	CHECK(st_live_hold(db, "run-a", &c, err, sizeof(err)) == 1 && !c);
+	CHECK(st_live_hold(hard, "run-a", &c, err, sizeof(err)) == 1 && !c);
 	st_live_release(a);
 	CHECK(st_live_check(db, "run-a", err, sizeof(err)) == 0);
 	CHECK(access(live, F_OK) == 0); /* run-b still holds it */
@@ -1553,6 +1610,11 @@ static void live_lock(void)
 	close(pipefd[0]);
 	close(pipefd[1]);
 	unlink(live);
+	unlink(sym);
+	unlink(hard);
+	unlink(other);
+	unlink(db);
+	rmdir(dir);
 }
 
 const struct unit_test unit_store[] = {

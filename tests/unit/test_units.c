@@ -1,7 +1,10 @@
 /* Size, count and duration parsing: good values and every kind of bad one. */
 #include "../../common/units.h"
+#include "../../common/util.h"
 #include "unit.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 static void size_good(void)
@@ -101,7 +104,73 @@ static void duration_format_roundtrip(void)
 	}
 }
 
+/* A condition variable of st_cond_init times out at a deadline read on
+ * the monotonic clock, never before it: one on CLOCK_REALTIME would take
+ * the same number (seconds since boot) for a time in 1970, long past, and
+ * return at once. */
+static void cond_deadline_is_monotonic(void)
+{
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cv;
+	CHECK_EQ_INT(st_cond_init(&cv), 0);
+	pthread_mutex_lock(&mu);
+	for (int k = 0; k < 3; k++) {
+		int64_t until = st_now_ns() + 20000000LL * (k + 1), woke = 0;
+		int rc;
+		while ((rc = st_cond_wait_until(&cv, &mu, until)) == 0)
+			woke++; /* spurious: nobody signals */
+		int64_t now = st_now_ns();
+		CHECK_EQ_INT(rc, ETIMEDOUT);
+		if (now < until)
+			fprintf(stderr, "    returned %lld ns before the deadline (%lld wakeups)\n",
+				(long long)(until - now), (long long)woke);
+		CHECK(now >= until);
+	}
+	/* a deadline already past: at once */
+	CHECK_EQ_INT(st_cond_wait_until(&cv, &mu, st_now_ns() - 1), ETIMEDOUT);
+	pthread_mutex_unlock(&mu);
+	pthread_cond_destroy(&cv);
+}
+
+struct cond_signal {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+};
+
+static void *cond_signaller(void *p)
+{
+	struct cond_signal *s = p;
+	pthread_mutex_lock(&s->mu);
+	s->done = 1;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* A signal ends the wait before its deadline (here an hour away). */
+static void cond_signal_ends_wait(void)
+{
+	struct cond_signal s = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	CHECK_EQ_INT(st_cond_init(&s.cv), 0);
+	pthread_t t;
+	pthread_mutex_lock(&s.mu);
+	CHECK_EQ_INT(pthread_create(&t, NULL, cond_signaller, &s), 0);
+	int64_t until = st_now_ns() + 3600LL * 1000000000LL;
+	int rc = 0;
+	while (!s.done && (rc = st_cond_wait_until(&s.cv, &s.mu, until)) == 0)
+		;
+	CHECK_EQ_INT(rc, 0);
+	CHECK(s.done);
+	CHECK(st_now_ns() < until);
+	pthread_mutex_unlock(&s.mu);
+	pthread_join(t, NULL);
+	pthread_cond_destroy(&s.cv);
+}
+
 const struct unit_test unit_units[] = {
+	{ "clock: a condition wait ends at a monotonic deadline, never before", cond_deadline_is_monotonic },
+	{ "clock: a signal ends a condition wait before its deadline", cond_signal_ends_wait },
 	{ "units: sizes accepted", size_good },
 	{ "units: bad sizes refused", size_bad },
 	{ "units: counts and durations", count_and_duration },

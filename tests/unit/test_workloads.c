@@ -11,17 +11,36 @@
 
 #define FILE_BYTES (4u << 20)
 
-/* A "file" of FILE_BYTES written as the worker does, block after block. */
-static unsigned char *make_file(int64_t pattern, size_t block)
+/* The key of rank 3, thread 1's file (seed 0x5eed), in units and chunks of 4 KiB. */
+static struct st_data_key key4k(int64_t pattern)
+{
+	return (struct st_data_key){ .v = pattern, .seed = 0x5eed, .rank = 3, .thread = 1,
+				     .dedupe_unit = 4096, .compress_chunk = 4096 };
+}
+
+/* A "file" of FILE_BYTES of key k written as the worker does, block after
+ * block, from a pool (or without one). */
+static unsigned char *make_file_key(const struct st_data_key *k, size_t block, int pooled)
 {
 	unsigned char *f = malloc(FILE_BYTES);
-	if (!f)
+	struct st_data_pool p;
+	if (!f || (pooled && st_data_pool_init(&p, k))) {
+		free(f);
 		return NULL;
+	}
 	for (size_t off = 0; off < FILE_BYTES; off += block) {
 		size_t len = FILE_BYTES - off < block ? FILE_BYTES - off : block;
-		st_data_fill(f + off, len, pattern, 0x5eed, 3, 1, off);
+		st_data_fill(f + off, len, k, pooled ? &p : NULL, off);
 	}
+	if (pooled)
+		st_data_pool_free(&p);
 	return f;
+}
+
+static unsigned char *make_file(int64_t pattern, size_t block)
+{
+	struct st_data_key k = key4k(pattern);
+	return make_file_key(&k, block, 1);
 }
 
 /* What zlib (level 6) makes of it in 128 KiB records, as a file system
@@ -43,26 +62,34 @@ static double zlib_ratio(const unsigned char *f)
 	return outb > 0 ? in / outb : 0;
 }
 
-static int cmp_chunk(const void *a, const void *b)
+/* the unit cmp_unit compares in (qsort takes no context) */
+static _Thread_local size_t cmp_len;
+
+static int cmp_unit(const void *a, const void *b)
 {
-	return memcmp(*(const unsigned char *const *)a, *(const unsigned char *const *)b,
-		      ST_DATA_CHUNK);
+	return memcmp(*(const unsigned char *const *)a, *(const unsigned char *const *)b, cmp_len);
 }
 
-/* Chunks / distinct chunks: what a dedupe at 4 KiB finds. */
-static double dedupe_ratio(const unsigned char *f)
+/* Units / distinct units: what a dedupe in units of `unit` bytes finds. */
+static double dedupe_ratio_in(const unsigned char *f, size_t unit)
 {
-	size_t n = FILE_BYTES / ST_DATA_CHUNK, distinct = 0;
+	size_t n = FILE_BYTES / unit, distinct = 0;
 	const unsigned char **p = malloc(n * sizeof(*p));
 	if (!p)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		p[i] = f + i * ST_DATA_CHUNK;
-	qsort(p, n, sizeof(*p), cmp_chunk);
+		p[i] = f + i * unit;
+	cmp_len = unit;
+	qsort(p, n, sizeof(*p), cmp_unit);
 	for (size_t i = 0; i < n; i++)
-		distinct += i == 0 || memcmp(p[i], p[i - 1], ST_DATA_CHUNK) != 0;
+		distinct += i == 0 || memcmp(p[i], p[i - 1], unit) != 0;
 	free(p);
 	return (double)n / (double)distinct;
+}
+
+static double dedupe_ratio(const unsigned char *f)
+{
+	return dedupe_ratio_in(f, 4096);
 }
 
 static int near(double got, double want, double tol)
@@ -123,67 +150,102 @@ static void data_same_bytes_any_block(void)
 	CHECK(a && b && c && !memcmp(a, b, FILE_BYTES) && !memcmp(a, c, FILE_BYTES));
 	/* check: 0 on the bytes written, some on one byte changed, on another
 	 * rank's, thread's or offset's bytes */
-	CHECK(st_data_check(a + 8192, 65536, v, 0x5eed, 3, 1, 8192) == 0);
-	CHECK(st_data_check(a + 12345, 777, v, 0x5eed, 3, 1, 12345) == 0);
+	struct st_data_key k = key4k(v);
+	CHECK(st_data_check(a + 8192, 65536, &k, NULL, 8192) == 0);
+	CHECK(st_data_check(a + 12345, 777, &k, NULL, 12345) == 0);
 	a[9000] ^= 1;
-	CHECK(st_data_check(a + 8192, 65536, v, 0x5eed, 3, 1, 8192) == 1);
+	CHECK(st_data_check(a + 8192, 65536, &k, NULL, 8192) == 1);
 	a[9000] ^= 1;
-	int64_t r = ST_DATA_RANDOM;
-	unsigned char *x = make_file(r, 65536);
-	CHECK(x && st_data_check(x, 65536, r, 0x5eed, 2, 1, 0) > 0);
-	CHECK(x && st_data_check(x, 65536, r, 0x5eed, 3, 0, 0) > 0);
-	CHECK(x && st_data_check(x + 4096, 4096, r, 0x5eed, 3, 1, 0) > 0);
+	struct st_data_key r = key4k(ST_DATA_RANDOM);
+	unsigned char *x = make_file(ST_DATA_RANDOM, 65536);
+	r.rank = 2;
+	CHECK(x && st_data_check(x, 65536, &r, NULL, 0) > 0);
+	r.rank = 3;
+	r.thread = 0;
+	CHECK(x && st_data_check(x, 65536, &r, NULL, 0) > 0);
+	r.thread = 1;
+	CHECK(x && st_data_check(x + 4096, 4096, &r, NULL, 0) > 0);
+	/* a block 1 MiB (the base words' period) away is another block */
+	CHECK(x && st_data_check(x + (1u << 20), 65536, &r, NULL, 0) > 0);
+	struct st_data_key zk = key4k(ST_DATA_ZERO);
 	unsigned char zero[100] = { 0 };
-	CHECK(st_data_check(zero, sizeof(zero), ST_DATA_ZERO, 1, 0, 0, 0) == 0);
+	CHECK(st_data_check(zero, sizeof(zero), &zk, NULL, 0) == 0);
 	zero[99] = 1;
-	CHECK(st_data_check(zero, sizeof(zero), ST_DATA_ZERO, 1, 0, 0, 0) == 1);
+	CHECK(st_data_check(zero, sizeof(zero), &zk, NULL, 0) == 1);
 	free(a);
 	free(b);
 	free(c);
 	free(x);
 }
 
-/* The pool a thread writes from gives st_data_fill's bytes, block after
- * block, aligned or not, across the 1 MiB period, larger than it. */
+/* The pool a thread writes from gives the bytes made without one, block
+ * after block, aligned or not, across the 1 MiB period, larger than it; a
+ * pool of another key gives the right bytes too (made without it). */
 static void data_pool_is_fill(void)
 {
 	static const struct {
 		const char *pattern;
 		size_t block;
-		uint64_t off;
 	} cases[] = {
-		{ "random", 4096, 0 },		 { "random", 1 << 20, 3u << 20 },
-		{ "random", 65536, 1040384 },	 { "compress:30", 1000, 12345 },
-		{ "random", 3u << 20, 5u << 20 }, { "compress:75", 8192, (1u << 20) - 4096 },
-		{ "random", 4096, 4100 },	 { "compress:50", 100, 4090 },
+		{ "random", 4096 },	 { "random", 1 << 20 },	     { "random", 3u << 20 },
+		{ "compress:30", 1000 }, { "dedupe:40", 65536 },     { "compress:50", 100 },
+		{ "random", 4100 },	 { "compress:20+dedupe:30", 12345 },
 	};
-	size_t most = 3u << 20;
-	unsigned char *want = malloc(most);
-	CHECK(want != NULL);
-	for (size_t i = 0; want && i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct st_data_key k = key4k(pattern(cases[i].pattern));
+		k.dedupe_unit = k.compress_chunk = 12288;
+		unsigned char *a = make_file_key(&k, cases[i].block, 1);
+		unsigned char *b = make_file_key(&k, cases[i].block, 0);
+		CHECK(a && b && !memcmp(a, b, FILE_BYTES));
+		struct st_data_key other = k;
+		other.thread = 9;
 		struct st_data_pool p;
-		int64_t v = pattern(cases[i].pattern);
-		CHECK(st_data_pool_init(&p, v, 77, 2, 5, cases[i].block) == 0 && p.p);
-		/* the same window twice over, the second time after other blocks */
-		for (int round = 0; round < 2; round++) {
-			for (uint64_t o = cases[i].off; o < cases[i].off + 3 * cases[i].block; o += cases[i].block) {
-				const unsigned char *got = st_data_pool_block(&p, o, cases[i].block);
-				st_data_fill(want, cases[i].block, v, 77, 2, 5, o);
-				CHECK(got && !memcmp(got, want, cases[i].block));
-				if (!got || memcmp(got, want, cases[i].block))
-					fprintf(stderr, "    %s block %zu at %llu differs\n", cases[i].pattern,
-						cases[i].block, (unsigned long long)o);
-			}
-		}
+		CHECK(st_data_pool_init(&p, &other) == 0);
+		CHECK(a && st_data_check(a, FILE_BYTES, &k, &p, 0) == 0);
 		st_data_pool_free(&p);
+		free(a);
+		free(b);
 	}
-	free(want);
-	/* no pool for zero and dedupe: the slow way */
 	struct st_data_pool z;
-	CHECK(st_data_pool_init(&z, ST_DATA_ZERO, 1, 0, 0, 4096) == 0 && !z.p);
-	CHECK(st_data_pool_init(&z, pattern("dedupe:10"), 1, 0, 0, 4096) == 0 && !z.p);
-	CHECK(st_data_pool_block(&z, 0, 4096) == NULL);
+	struct st_data_key zk = key4k(ST_DATA_ZERO);
+	CHECK(st_data_pool_init(&z, &zk) == 0 && !z.base[0]);
 	st_data_pool_free(&z);
+}
+
+/* random never repeats an 8-byte word in a file (4 MiB here: the 1 MiB
+ * base words' period four times over); dedupe and compress in units and
+ * chunks of 128 KiB (ZFS's records) give what was asked in those units */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void data_units_of_128k(void)
+{
+	unsigned char *f = make_file(ST_DATA_RANDOM, 65536);
+	CHECK(f != NULL);
+	if (f) {
+		size_t n = FILE_BYTES / 8, same = 0;
+		qsort(f, n, 8, cmp_u64);
+		for (size_t i = 1; i < n; i++)
+			same += !memcmp(f + 8 * i, f + 8 * (i - 1), 8);
+		CHECK(same == 0);
+		if (same)
+			fprintf(stderr, "    %zu repeated words\n", same);
+	}
+	free(f);
+	struct st_data_key k = key4k(pattern("dedupe:50"));
+	k.dedupe_unit = 128 << 10;
+	f = make_file_key(&k, 1 << 20, 1);
+	/* 32 units: 16 the duplicate, 16 unique */
+	CHECK(f && near(dedupe_ratio_in(f, 128 << 10), 32.0 / 17, 0.001));
+	free(f);
+	k = key4k(pattern("compress:50"));
+	k.compress_chunk = 128 << 10;
+	f = make_file_key(&k, 1 << 20, 1);
+	CHECK(f && near(zlib_ratio(f), 2.0, 0.1));
+	free(f);
 }
 
 static void data_text_round_trip(void)
@@ -276,6 +338,44 @@ static void sets_and_tied_sizes(void)
 	      k.v[ST_OPT_NCONNECT] == 4);
 	CHECK(st_config_given(&c, ST_OPT_NCONNECT) && !st_config_given(&c, ST_OPT_WSIZE));
 
+	/* the combinations are distinct by value (issue 19): --access means
+	 * nothing beside file-per-thread, and two sets alike are refused */
+	st_config_defaults(&c);
+	CHECK(setv(&c, "layout", "file-per-thread,shared", err) == 0);
+	CHECK(setv(&c, "access", "segmented,strided", err) == 0);
+	CHECK(setv(&c, "threads", "1,2", err) == 0);
+	CHECK_EQ_INT(st_plan_combos(&c), 6);
+	for (uint64_t i = 0; i < st_plan_combos(&c); i++)
+		for (uint64_t j = 0; j < i; j++) {
+			struct st_combo a, b;
+			st_plan_combo(&c, i, &a);
+			st_plan_combo(&c, j, &b);
+			CHECK(memcmp(a.v, b.v, sizeof(a.v)) != 0);
+		}
+	st_plan_combo(&c, 5, &k);
+	CHECK(k.v[ST_OPT_THREADS] == 2 && k.v[ST_OPT_LAYOUT] == ST_LAYOUT_SHARED &&
+	      k.v[ST_OPT_ACCESS] == ST_ACCESS_STRIDED);
+	st_plan_combo(&c, 3, &k);
+	CHECK(k.v[ST_OPT_THREADS] == 2 && k.v[ST_OPT_LAYOUT] == ST_LAYOUT_FPT &&
+	      k.v[ST_OPT_ACCESS] == ST_UNSET);
+	char *alike[] = { "stcluster", "--set", "block=4k", "--set", "block=4096", NULL };
+	st_config_defaults(&c);
+	CHECK(st_config_parse_args(&c, 5, alike, err, sizeof(err)) == 0);
+	CHECK(st_config_check(&c, err, sizeof(err)) == -1 && strstr(err, "the same combination"));
+
+	/* a set's name is its level, its text without one; the pairs are the same */
+	st_config_defaults(&c);
+	CHECK(setv(&c, "set", "v3.tcp:vers=3,data=compress:50;data=compress:50", err) == 0);
+	char name[ST_STR_MAX], text[64];
+	CHECK(strcmp(st_set_name(&c.o[ST_OPT_SET], 0, name, sizeof(name)), "v3.tcp") == 0);
+	CHECK(strcmp(st_set_name(&c.o[ST_OPT_SET], 1, name, sizeof(name)), "data=compress:50") == 0);
+	st_plan_combo(&c, 0, &k);
+	st_opt_value_text(&c, ST_OPT_SET, k.v[ST_OPT_SET], text, sizeof(text));
+	CHECK(k.v[ST_OPT_VERS] == ST_VERS_3 && strcmp(text, "v3.tcp") == 0);
+	st_plan_combo(&c, 1, &k);
+	st_opt_value_text(&c, ST_OPT_DATA, k.v[ST_OPT_DATA], text, sizeof(text));
+	CHECK(k.v[ST_OPT_VERS] == ST_UNSET && strcmp(text, "compress:50") == 0);
+
 	st_config_defaults(&c);
 	CHECK(setv(&c, "rwsize", "64k,1m", err) == 0);
 	CHECK_EQ_INT(st_plan_combos(&c), 2);
@@ -290,6 +390,10 @@ static void sets_and_tied_sizes(void)
 		{ "set", "target=/x", "'target' is not an option a set can give" },
 		{ "set", "vers=3,vers=4", "'vers' is given twice" },
 		{ "set", "vers=3;;vers=4", "empty element" },
+		{ "set", ":vers=3", "no name before ':'" },
+		{ "set", "a b:vers=3", "the name 'a b' may hold letters" },
+		{ "set", "v:vers=3;v:vers=4", "two sets are named 'v'" },
+		{ "set", "vers=3;vers=3", "value 'vers=3' is listed twice" },
 		{ "data", "compress:0", "--data: invalid pattern 'compress:0'" },
 		{ "layout", "striped", "--layout: unknown value 'striped'" },
 		{ "rwmix", "101", "--rwmix: '101' is out of range" },
@@ -331,7 +435,8 @@ const struct unit_test unit_workloads[] = {
 	{ "data: the same bytes whatever the block; check finds changes", data_same_bytes_any_block },
 	{ "data: pattern text round trip, bad patterns refused", data_text_round_trip },
 	{ "data: a thread's pool gives the pattern's bytes", data_pool_is_fill },
+	{ "data: random repeats no word; dedupe and compress in 128k units", data_units_of_128k },
 	{ "intervals: widen ten times, keep every call; normalize", intervals_widen_and_keep_the_sums },
-	{ "options: --set sets and --rwsize in the matrix, clashes refused", sets_and_tied_sizes },
+	{ "options: --set sets (named) and --rwsize in the matrix, clashes refused", sets_and_tied_sizes },
 	{ NULL, NULL },
 };

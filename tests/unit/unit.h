@@ -38,7 +38,7 @@ extern int unit_failures; /* failures in the running test */
 /* Each test file exports a NULL-terminated table. */
 extern const struct unit_test unit_units[], unit_options[], unit_hist[], unit_permute[],
 	unit_store[], unit_engine[], unit_pin[], unit_cluster[], unit_mount[], unit_stats[],
-	unit_workloads[], unit_rpcstats[];
+	unit_workloads[], unit_rpcstats[], unit_rows[], unit_cli[], unit_surface[], unit_advise[], unit_ivpack[];
 
 /* A fresh empty directory under $TMPDIR (or /tmp) for one test. */
 const char *unit_tmpdir(void);

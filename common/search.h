@@ -1,0 +1,64 @@
+/*
+ * search.h - the plan of `--search halving` (successive halving over the
+ * matrix), pure arithmetic on the options: which stages, how many
+ * combinations each keeps, how long and how often each is measured, which
+ * seqs and iteration numbers they take, and what --budget allows.
+ *
+ * Stage 0 measures every combination once at 1/3^S of its length (--size,
+ * --runtime and --files scaled, at least one block, 0.1 s, one file); each
+ * later stage keeps the best third (rounded up) of the one before, 3 times
+ * longer, until at most 3 remain: the last stage S measures them at full
+ * length, max(--iterations, 3) times. Iteration numbers go on across the
+ * stages (a combination's stage-0 run is iteration 0, its next stage's
+ * first is 1, ...), so no (matrix index, iteration) is measured twice.
+ * Which combinations a stage keeps is job/search.c's, from the figures
+ * stored: the plan here fixes only how many.
+ */
+#ifndef ST_SEARCH_H
+#define ST_SEARCH_H
+
+#include "options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ST_SEARCH_ETA 3		   /* a stage keeps 1/ETA of the one before */
+#define ST_SEARCH_FINAL_ITERATIONS 3 /* the last stage's repeats, at least */
+#define ST_SEARCH_STAGES 24	   /* ceil(log3(2^32)) + 2 */
+
+struct st_search_stage {
+	uint64_t keep;		  /* combinations it measures */
+	uint32_t iterations;	  /* runs of each */
+	uint32_t first_iteration; /* combo.iteration of each one's first run */
+	uint64_t seq0;		  /* combo.seq of the stage's first run */
+	uint64_t scale;		  /* its length is 1/scale of the full one */
+};
+
+struct st_search_plan {
+	int nstages;
+	struct st_search_stage stage[ST_SEARCH_STAGES];
+	uint64_t runs;	      /* combination-runs of every stage */
+	double full_runs;     /* the same counted in full-length runs */
+	int64_t budget_runs;  /* --budget N; 0: none */
+	int64_t budget_ns;    /* --budget DURATION; 0: none */
+};
+
+/* --budget's text: a plain number is N combination-runs (>= 1), a number
+ * with a unit (s, m, h, ...) a wall time (> 0). 0, or -1 with one line in
+ * err naming --budget and the value. */
+int st_search_budget(const char *text, int64_t *runs, int64_t *ns, char *err, size_t n);
+
+/* The checks of --search and --budget (options.c's st_config_check calls
+ * it): --budget only with --search halving, a budget that parses, one that
+ * lets stage 0 measure every combination once. 0, or -1 with err. */
+int st_search_check(const struct st_config *cfg, char *err, size_t n);
+
+/* The plan for cfg's matrix (a full sweep: one stage of every combination,
+ * --iterations times, at full length). */
+void st_search_plan(const struct st_config *cfg, struct st_search_plan *p);
+
+/* Stage s's length applied to combination c: --size, --runtime and
+ * --files divided by the stage's scale, within their floors; c->stage set. */
+void st_search_scale(const struct st_search_plan *p, int s, struct st_combo *c);
+
+#endif

@@ -1,0 +1,77 @@
+/* advise's line to paste (coordinator/report/advise.h): the mount command
+ * of the kernel client's best, the options of the others. */
+#include "../../common/options.h"
+#include "../../coordinator/report/advise.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void set(struct st_config *c, int id, const char *v)
+{
+	char err[ST_ERR_MAX];
+	CHECK(st_config_set(c, id, v, 1, NULL, err, sizeof(err)) == 0);
+}
+
+static void value(struct st_adv_cell *c, int id, const char *v)
+{
+	char err[ST_ERR_MAX];
+	CHECK(st_opt_parse_value(id, v, &c->v[id], err, sizeof(err)) == 0);
+}
+
+static void mount_line(void)
+{
+	struct st_adv *a = calloc(1, sizeof(*a));
+	struct st_adv_cell *c = calloc(1, sizeof(*c));
+	CHECK(a && c);
+	if (!a || !c) {
+		free(a);
+		free(c);
+		return;
+	}
+	a->cfg = malloc(sizeof(*a->cfg));
+	st_config_defaults(a->cfg);
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		c->v[i] = ST_UNSET;
+	value(c, ST_OPT_VERS, "4.2");
+	value(c, ST_OPT_RSIZE, "1m");
+	value(c, ST_OPT_SYNC, "async");
+	value(c, ST_OPT_HARD, "soft");
+	value(c, ST_OPT_NCONNECT, "4");
+	value(c, ST_OPT_BLOCK, "1m");
+	a->vary[ST_OPT_RSIZE] = a->vary[ST_OPT_BLOCK] = 1;
+	a->nphase = 1;
+	struct st_adv_phase *p = &a->ph[0];
+	p->cell = c;
+	p->ncell = 1;
+	p->best = 0;
+	char line[1024];
+	set(a->cfg, ST_OPT_MOUNT, "nfs1:/export");
+	set(a->cfg, ST_OPT_TARGET, "/mnt/bench");
+	st_advise_line(a, p, line, sizeof(line));
+	CHECK(!strcmp(line, "mount -t nfs -o vers=4.2,rsize=1048576,async,soft,nconnect=4 nfs1:/export "
+			    "/mnt/bench   (measured with --block 1m)"));
+	if (strcmp(line, "mount -t nfs -o vers=4.2,rsize=1048576,async,soft,nconnect=4 nfs1:/export "
+			 "/mnt/bench   (measured with --block 1m)"))
+		fprintf(stderr, "    %s\n", line);
+	/* libnfs: the URL and every NFS option as stcluster's */
+	st_config_defaults(a->cfg);
+	set(a->cfg, ST_OPT_ENGINE, "libnfs");
+	set(a->cfg, ST_OPT_TARGET, "nfs://nfs1/export?version=3");
+	c->v[ST_OPT_VERS] = ST_UNSET;
+	st_advise_line(a, p, line, sizeof(line));
+	CHECK(!strcmp(line, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
+			    "--sync async --hard soft --nconnect 4 --block 1m"));
+	if (strcmp(line, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
+			 "--sync async --hard soft --nconnect 4 --block 1m"))
+		fprintf(stderr, "    %s\n", line);
+	free(a->cfg);
+	free(a);
+	free(c);
+}
+
+const struct unit_test unit_advise[] = {
+	{ "advise: the line to paste is a mount command with --mount, the options otherwise",
+	  mount_line },
+	{ NULL, NULL },
+};
