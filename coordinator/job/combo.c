@@ -177,9 +177,22 @@ struct mount_work {
 	struct st_mount_msg res;
 };
 
-static void mount_local(void *arg)
+/* A mount or a remount cycle holds j->mnt_mu: the release as the job ends
+ * on a signal (st_step_remove_on_signal, another thread) waits for it, and
+ * no mount starts after that release (a mount made after it was left on
+ * the target). 0, or -ECANCELED with msg: the job is ending. */
+static int mount_hold(struct job *j, char *msg, size_t n)
 {
-	struct mount_work *m = arg;
+	pthread_mutex_lock(&j->mnt_mu);
+	if (!atomic_load(&j->mnt_closed))
+		return 0;
+	pthread_mutex_unlock(&j->mnt_mu);
+	snprintf(msg, n, "the job is ending: no mount any more");
+	return -ECANCELED;
+}
+
+static void mount_local_held(struct mount_work *m)
+{
 	struct job *j = m->j;
 	char opts[ST_STR_MAX], msg[sizeof(m->res.msg)] = "";
 	if (st_mount_options(&j->cfg, m->c, opts, sizeof(opts)) < 0) {
@@ -197,6 +210,16 @@ static void mount_local(void *arg)
 		st_copy(m->res.added, sizeof(m->res.added), j->mnt->added);
 		st_copy(m->res.msg, sizeof(m->res.msg), j->mnt->added_why);
 	}
+}
+
+static void mount_local(void *arg)
+{
+	struct mount_work *m = arg;
+	struct job *j = m->j;
+	if ((m->res.rc = mount_hold(j, m->res.msg, sizeof(m->res.msg))))
+		return;
+	mount_local_held(m);
+	pthread_mutex_unlock(&j->mnt_mu);
 }
 
 /* --mount: local rank 0 of each client host mounts the target with this
@@ -236,9 +259,8 @@ struct drop_work {
 	struct st_cache_drop_msg res;
 };
 
-static void drop_local(void *arg)
+static void drop_local_held(struct drop_work *d)
 {
-	struct drop_work *d = arg;
 	struct job *j = d->j;
 	char opts[ST_STR_MAX];
 	int rc = host_options(j, d->c, opts, sizeof(opts));
@@ -257,6 +279,17 @@ static void drop_local(void *arg)
 	 * it was */
 	if (j->mnt && strcmp(d->res.method, "drop_caches") && strcmp(d->res.method, "none"))
 		st_mount_adopt(j->mnt);
+}
+
+static void drop_local(void *arg)
+{
+	struct drop_work *d = arg;
+	if (mount_hold(d->j, d->res.msg, sizeof(d->res.msg))) {
+		snprintf(d->res.method, sizeof(d->res.method), "failed");
+		return;
+	}
+	drop_local_held(d);
+	pthread_mutex_unlock(&d->j->mnt_mu);
 }
 
 /* --mount, before a read phase that follows a write: each client host drops

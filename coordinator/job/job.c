@@ -935,9 +935,10 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 		setenv("OMPI_MCA_osc", "^ucx,rdma", 0);
 	}
 	struct job *j = calloc(1, sizeof(*j));
-	if (!j)
+	if (!j || pthread_mutex_init(&j->mnt_mu, NULL))
 		st_die("out of memory");
 	if (check_before_init(j, argc, argv)) {
+		pthread_mutex_destroy(&j->mnt_mu);
 		free(j);
 		return 2;
 	}
@@ -973,6 +974,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	MPI_Comm_free(&j->step_comm);
 	free(j->last_step);
 	free(j->mnt);
+	pthread_mutex_destroy(&j->mnt_mu);
 	free(j->offsets);
 	free(j->rtts);
 	free(j);

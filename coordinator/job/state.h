@@ -16,6 +16,8 @@
 
 #include <hwloc.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum job_progress { PROGRESS_NONE, PROGRESS_PLAIN, PROGRESS_LIVE };
@@ -63,6 +65,8 @@ struct job {
 	st_run_report_fn *report;   /* rank 0: prints the run's report at its end */
 	int io_mode_noted;	    /* rank 0: a thread's queue fallback was told (issue 14) */
 	struct st_mount_state *mnt; /* --mount, local rank 0 of a client host: what it mounted */
+	pthread_mutex_t mnt_mu;	    /* held by a mount, a cache drop and the ending's release */
+	atomic_int mnt_closed;	    /* the job is ending: no mount or remount any more */
 };
 
 #endif

@@ -264,6 +264,9 @@ static void *removal_thread(void *arg)
 /* How long a rank ending waits for that removal: the removal gives up
  * reaching the target after 2 s where its engine can (libnfs). */
 #define REMOVAL_WAIT_NS 2500000000LL
+/* ... and for a mount or remount cycle in flight (a tmpfs or a healthy
+ * server's NFS mount takes milliseconds) */
+#define MOUNT_WAIT_S 2
 
 void st_step_remove_on_signal(void *arg, char *left, size_t n)
 {
@@ -300,9 +303,21 @@ void st_step_remove_on_signal(void *arg, char *left, size_t n)
 		snprintf(left, n, "%s: its removal did not end in %.1f s (the target does not answer?)",
 			 j->run_dir, (double)REMOVAL_WAIT_NS / 1e9);
 	}
-	/* then stcluster's mount, detached where that cannot block */
+	/* then stcluster's mount, detached where that cannot block, once a
+	 * mount or remount cycle in flight has ended (none starts after) */
 	char msg[ST_ERR_MAX];
 	size_t off = strlen(left);
+	atomic_store(&j->mnt_closed, 1);
+	struct timespec until_rt;
+	clock_gettime(CLOCK_REALTIME, &until_rt);
+	until_rt.tv_sec += MOUNT_WAIT_S;
+	int held = !pthread_mutex_timedlock(&j->mnt_mu, &until_rt);
+	if (!held)
+		off += (size_t)snprintf(left + off, n - off,
+					"%sits mount: a mount in flight did not end in %d s", off ? "; " : "",
+					MOUNT_WAIT_S);
 	if (j->mnt && st_mount_release(j->mnt, 1, msg, sizeof(msg)))
 		snprintf(left + off, n - off, "%sits mount: %s", off ? "; " : "", msg);
+	if (held)
+		pthread_mutex_unlock(&j->mnt_mu);
 }

@@ -135,7 +135,7 @@ EOF2
 t_tmpfs_mount_released_when_the_job_is_ended_by_a_signal() {
 	mkdir mnt
 	$MPIRUN -np 2 $ST --engine posix --mount tmpfs --fstype tmpfs --target "$T/mnt" --baseline off \
-		--block 4k --size 64m,65m,66m,67m,68m,69m,70m,71m --phases write,read,rewrite,reread \
+		--block 4k --size 64m,65m,66m,67m,68m,69m,70m,71m --iterations 8 --phases write,read,rewrite,reread \
 		--direct off --db "$T/s.db" --quiet >out 2>&1 &
 	mp=$!
 	trap 'umount -l "$T/mnt" 2>/dev/null' EXIT
