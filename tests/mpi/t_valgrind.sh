@@ -18,7 +18,13 @@ vg_run() {
 	rc=$?
 	if [ $rc != "$want" ] || grep -q '==[0-9]*==' "$T"/vg/*.log 2>/dev/null; then
 		echo "    $*: exit $rc, want $want" >&2
-		sed 's/^/    /' "$T"/vg/*.log "$T/vg.err" | head -120 >&2
+		# the command's own stderr, then the start of the first log with a
+		# record (run.sh shows a failed test's last 40 lines)
+		grep -v 'hwloc x86 backend\|reenabled by dumping\|reloading them under' "$T/vg.err" |
+			head -8 | sed 's/^/    /' >&2
+		for l in "$T"/vg/*.log; do
+			grep -q '==[0-9]*==' "$l" && { echo "    $l:"; sed 's/^/    /' "$l"; }
+		done | head -28 >&2
 		fail "memcheck found errors (or the command failed)"
 		return 1
 	fi
