@@ -1,4 +1,6 @@
 #!/bin/bash
+# run as "sh FILE" (dash): the same script under bash, which it needs
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 # Private nfs-ganesha server (NFSv3 + NFSv4, FSAL VFS) for the stcluster test lab.
 #
 #   ganesha.sh start STATE_DIR EXPORT_DIR [BIND_ADDR]   # BIND_ADDR default 127.0.0.1

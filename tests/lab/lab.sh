@@ -1,4 +1,6 @@
 #!/bin/bash
+# run as "sh FILE" (dash): the same script under bash, which it needs
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 # shellcheck disable=SC2015,SC2016
 # A pretend cluster on one machine: one network + UTS namespace per host, all on a bridge
 # that lives in its own namespace, reachable by mpirun through a plm_rsh_agent script.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# run as "sh FILE" (dash): the same script under bash, which it needs
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 # shellcheck disable=SC2015,SC2016
 # Self-test of tests/lab/lab.sh (root; no C needed): two labs side by side, each running an
 # MPI job across all its hosts; the launcher's unknown-host error; rate limits set/removed

@@ -1,4 +1,6 @@
 #!/bin/bash
+# run as "sh FILE" (dash): the same script under bash, which it needs
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 # shellcheck disable=SC2015,SC2016
 # QEMU guests as hosts of the lab (tests/lab/lab.sh up --vm-clients N): Debian's own kernel
 # (linux-image-6.1, with the kernel NFS client the host lacks) and a Debian 12 root, booted
