@@ -422,8 +422,14 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 		sb_fig(&b, "mean", "mbps");
 		sb_fig(&b, "sd", "sd_mbps");
 		sb_fig(&b, "ci95", "st_ci95(sd_mbps, n)");
+		/* each client's ops/s too (a metadata phase's own figure), and the
+		 * fairness in the row's unit, as the table's "fair" */
 		st_strbuf_put(&b, ", 'min_client_bytes_per_s', min_client_mbps * 1e6, "
 				  "'max_client_bytes_per_s', max_client_mbps * 1e6, "
+				  "'min_client_ops_per_s', min_client_ops, "
+				  "'max_client_ops_per_s', max_client_ops, 'fairness', CASE WHEN meta THEN "
+				  "min_client_ops / NULLIF(max_client_ops, 0) ELSE "
+				  "min_client_mbps / NULLIF(max_client_mbps, 0) END, "
 				  "'pct_of_limit', pct_of_limit, " ST_JSON_CPU("") ", 'verdict', verdict) FROM ");
 		sb_subquery(&b, st_sql_q_top);
 		st_strbuf_put(&b, " ORDER BY phase_order, place");

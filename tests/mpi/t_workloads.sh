@@ -138,6 +138,24 @@ for ph in ("create", "mkdir"):
                    "abs(iops - ops * 1e9 / (end_ns - start_ns)) < 1e-6 * iops", (ph,)).fetchone()[0]
     assert n == 3, (ph, n)
 PY
+	# the same figures in --format json, in base units: each client's ops/s
+	# and the fairness in the row's unit (before: only bytes per second, 0)
+	$ST report --db "$T/s.db" --top 1 --format json >top.json || return 1
+	python3 - "$T/s.db" <<'PY' || fail "report --top --format json: $(cat top.json)" || return 1
+import json, sqlite3, sys
+rows = {r["phase"]: r for r in json.load(open("top.json"))["rows"]}
+db = sqlite3.connect(sys.argv[1])
+for ph in ("write", "create", "mkdir"):
+    r = rows[ph]
+    ops, lo, hi, mlo, mhi = db.execute("SELECT iops, min_client_iops, max_client_iops, min_client_mbps, "
+                                       "max_client_mbps FROM phase_summary WHERE phase = ?", (ph,)).fetchone()
+    assert abs(r["min_client_ops_per_s"] - lo) <= 1e-6 * lo and abs(r["max_client_ops_per_s"] - hi) <= 1e-6 * hi, (r, lo, hi)
+    want = (mlo / mhi) if ph == "write" else (lo / hi)
+    assert abs(r["fairness"] - want) <= 1e-9, (r, want)
+    assert r["figure_unit"] == ("bytes_per_s" if ph == "write" else "ops_per_s"), r
+    if ph != "write":
+        assert abs(r["mean"] - ops) <= 1e-6 * ops, (r, ops)
+PY
 }
 
 t_meta_shared_dir_posix_no_collision() {
