@@ -51,6 +51,12 @@ int st_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, int64_t until_ns
 	return rc == ETIMEDOUT || until_ns <= st_now_ns() ? ETIMEDOUT : 0;
 }
 
+int st_mutex_lock_until(pthread_mutex_t *mu, int64_t until_ns)
+{
+	struct timespec ts = { until_ns / 1000000000, until_ns % 1000000000 };
+	return pthread_mutex_clocklock(mu, CLOCK_MONOTONIC, &ts);
+}
+
 void st_cpu_us(int64_t *user_us, int64_t *sys_us)
 {
 	struct rusage ru;

@@ -46,6 +46,10 @@ int st_cond_init(pthread_cond_t *cv);
  * condition), ETIMEDOUT once until_ns has passed. */
 int st_cond_wait_until(pthread_cond_t *cv, pthread_mutex_t *mu, int64_t until_ns);
 
+/* Lock mu, waiting until the monotonic clock reads until_ns at most. 0 when
+ * locked, ETIMEDOUT (or another errno value) when not. */
+int st_mutex_lock_until(pthread_mutex_t *mu, int64_t until_ns);
+
 /* Thread CPU-independent process CPU times in microseconds (getrusage SELF). */
 void st_cpu_us(int64_t *user_us, int64_t *sys_us);
 

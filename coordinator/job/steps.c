@@ -308,10 +308,7 @@ void st_step_remove_on_signal(void *arg, char *left, size_t n)
 	char msg[ST_ERR_MAX];
 	size_t off = strlen(left);
 	atomic_store(&j->mnt_closed, 1);
-	struct timespec until_rt;
-	clock_gettime(CLOCK_REALTIME, &until_rt);
-	until_rt.tv_sec += MOUNT_WAIT_S;
-	int held = !pthread_mutex_timedlock(&j->mnt_mu, &until_rt);
+	int held = !st_mutex_lock_until(&j->mnt_mu, st_now_ns() + MOUNT_WAIT_S * 1000000000LL);
 	if (!held)
 		off += (size_t)snprintf(left + off, n - off,
 					"%sits mount: a mount in flight did not end in %d s", off ? "; " : "",

@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 static void size_good(void)
 {
@@ -168,7 +170,46 @@ static void cond_signal_ends_wait(void)
 	pthread_cond_destroy(&s.cv);
 }
 
+struct held_mutex {
+	pthread_mutex_t mu;
+	int64_t hold_ns;
+};
+
+static void *mutex_holder(void *p)
+{
+	struct held_mutex *h = p;
+	pthread_mutex_lock(&h->mu);
+	struct timespec ts = { 0, h->hold_ns };
+	nanosleep(&ts, NULL);
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* st_mutex_lock_until: a mutex another thread holds past the deadline is
+ * not taken, and not before the monotonic deadline (one read on
+ * CLOCK_REALTIME would be long past and return at once); one let go in
+ * time is taken, before the deadline. */
+static void mutex_lock_until_is_monotonic(void)
+{
+	struct held_mutex h = { .mu = PTHREAD_MUTEX_INITIALIZER, .hold_ns = 300000000 };
+	pthread_t t;
+	CHECK_EQ_INT(pthread_create(&t, NULL, mutex_holder, &h), 0);
+	while (pthread_mutex_trylock(&h.mu) == 0) { /* until the holder has it */
+		pthread_mutex_unlock(&h.mu);
+		sched_yield();
+	}
+	int64_t until = st_now_ns() + 30000000LL;
+	CHECK_EQ_INT(st_mutex_lock_until(&h.mu, until), ETIMEDOUT);
+	CHECK(st_now_ns() >= until);
+	until = st_now_ns() + 3600LL * 1000000000LL;
+	CHECK_EQ_INT(st_mutex_lock_until(&h.mu, until), 0);
+	CHECK(st_now_ns() < until);
+	pthread_mutex_unlock(&h.mu);
+	pthread_join(t, NULL);
+}
+
 const struct unit_test unit_units[] = {
+	{ "clock: a mutex wait ends at a monotonic deadline, or when it is let go", mutex_lock_until_is_monotonic },
 	{ "clock: a condition wait ends at a monotonic deadline, never before", cond_deadline_is_monotonic },
 	{ "clock: a signal ends a condition wait before its deadline", cond_signal_ends_wait },
 	{ "units: sizes accepted", size_good },
