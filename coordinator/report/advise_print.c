@@ -3,6 +3,7 @@
  * decided as text (table), markdown or JSON, with the line to paste.
  */
 #include "advise.h"
+#include "json.h"
 #include "query.h"
 #include "subcmd.h"
 #include "where.h"
@@ -258,12 +259,14 @@ static void print_phase(const struct st_adv *a, const struct st_adv_phase *p, co
 		line(o, "undecided", "nothing: every option is decided at %d iterations", b->n);
 }
 
+/* ---- --format json: sql/schema.json's advise document, in base units ---- */
+
 static void js_num(FILE *out, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs("null", out);
 	else
-		fprintf(out, "%.6g", v);
+		fprintf(out, "%.15g", v);
 }
 
 static void js_pair(FILE *out, double lo, double hi)
@@ -279,16 +282,46 @@ static void js_pair(FILE *out, double lo, double hi)
 	fputc(']', out);
 }
 
+/* A phase's figure in base units: MB/s as bytes per second (ops/s as it is). */
+static double js_base(const struct st_adv_phase *p, double v)
+{
+	return p->ops ? v : v * 1e6;
+}
+
+/* An option's value as report's options objects give it: sizes, counts and
+ * durations as integers (bytes, ns), words as text, unset as null. */
+static void js_value(const struct st_adv *a, int id, int64_t v, FILE *out)
+{
+	enum st_opt_type t = st_options[id].type;
+	if (v == ST_UNSET) {
+		fputs("null", out);
+	} else if (t == ST_T_SIZE || t == ST_T_COUNT || t == ST_T_DURATION) {
+		fprintf(out, "%lld", (long long)v);
+	} else {
+		char text[64];
+		st_adv_value(a, id, v, text, sizeof(text));
+		st_json_string(out, text);
+	}
+}
+
+static void js_key(int id, FILE *out)
+{
+	char key[64];
+	st_json_opt_key(id, key, sizeof(key));
+	st_json_string(out, key);
+}
+
+/* Every sweep option of the combination (null where unset), as report's. */
 static void js_options(const struct st_adv *a, const struct st_adv_cell *c, FILE *out)
 {
 	fputc('{', out);
 	int first = 1;
 	for (int id = 0; id < ST_OPT_COUNT; id++)
-		if (a->vary[id]) {
-			char t[64];
-			st_adv_value(a, id, c->v[id], t, sizeof(t));
-			fprintf(out, "%s\"%s\":", first ? "" : ",", st_options[id].name);
-			st_json_string(out, t);
+		if (st_options[id].flags & ST_OF_SWEEP) {
+			fputs(first ? "" : ",", out);
+			js_key(id, out);
+			fputc(':', out);
+			js_value(a, id, c->v[id], out);
 			first = 0;
 		}
 	fputc('}', out);
@@ -296,7 +329,7 @@ static void js_options(const struct st_adv *a, const struct st_adv_cell *c, FILE
 
 static void js_reference(const struct st_adv *a, const struct st_adv_phase *p, FILE *out)
 {
-	if (p->ref < 0) {
+	if (p->ref < 0 || p->best < 0) {
 		fputs("null", out);
 		return;
 	}
@@ -304,7 +337,7 @@ static void js_reference(const struct st_adv *a, const struct st_adv_phase *p, F
 	fprintf(out, "{\"kind\":\"%s\",\"options\":", p->ref_defaults ? "defaults" : "median");
 	js_options(a, r, out);
 	fputs(",\"figure\":", out);
-	js_num(out, r->mean);
+	js_num(out, js_base(p, r->mean));
 	fputs(",\"gain_pct\":", out);
 	js_num(out, r->mean > 0 ? 100 * (b->mean - r->mean) / r->mean : NAN);
 	fputs(",\"gain_ci95_pct\":", out);
@@ -321,19 +354,17 @@ static void js_reference(const struct st_adv *a, const struct st_adv_phase *p, F
 static void js_option(const struct st_adv *a, const struct st_adv_phase *p,
 		      const struct st_adv_option *op, FILE *out)
 {
-	char v[64];
-	st_adv_value(a, op->id, p->cell[p->best].v[op->id], v, sizeof(v));
-	fprintf(out, "{\"option\":\"%s\",\"verdict\":\"%s\",\"best\":", st_options[op->id].name,
-		kind_word(op->kind));
-	st_json_string(out, v);
+	fputs("{\"option\":", out);
+	js_key(op->id, out);
+	fprintf(out, ",\"verdict\":\"%s\",\"best\":", kind_word(op->kind));
+	js_value(a, op->id, p->cell[p->best].v[op->id], out);
 	fputs(",\"values\":[", out);
 	for (int t = 0; t < op->nalt; t++) {
 		const struct st_adv_alt *x = &op->alt[t];
-		st_adv_value(a, op->id, x->v, v, sizeof(v));
 		fprintf(out, "%s{\"value\":", t ? "," : "");
-		st_json_string(out, v);
+		js_value(a, op->id, x->v, out);
 		fprintf(out, ",\"iterations\":%d,\"figure\":", x->n);
-		js_num(out, x->mean);
+		js_num(out, js_base(p, x->mean));
 		fputs(",\"diff_pct\":", out);
 		js_num(out, x->pct);
 		fputs(",\"diff_ci95_pct\":", out);
@@ -350,14 +381,14 @@ static void js_inter(const struct st_adv *a, const struct st_adv_phase *p, FILE 
 	fputc('[', out);
 	for (int k = 0; k < p->ninter; k++) {
 		const struct st_adv_inter *it = &p->inter[k];
-		char a2[64], b2[64];
-		st_adv_value(a, it->a, it->a2, a2, sizeof(a2));
-		st_adv_value(a, it->b, it->b2, b2, sizeof(b2));
-		fprintf(out, "%s{\"options\":[\"%s\",\"%s\"],\"from\":", k ? "," : "",
-			st_options[it->a].name, st_options[it->b].name);
-		st_json_string(out, a2);
+		fputs(k ? ",{\"options\":[" : "{\"options\":[", out);
+		js_key(it->a, out);
+		fputc(',', out);
+		js_key(it->b, out);
+		fputs("],\"from\":", out);
+		js_value(a, it->a, it->a2, out);
 		fputs(",\"other\":", out);
-		st_json_string(out, b2);
+		js_value(a, it->b, it->b2, out);
 		fputs(",\"gain_pct_at_best\":", out);
 		js_num(out, it->gain_best);
 		fputs(",\"gain_pct_at_other\":", out);
@@ -369,37 +400,45 @@ static void js_inter(const struct st_adv *a, const struct st_adv_phase *p, FILE 
 	fprintf(out, "],\"interaction_tests\":%d,\"comparisons\":%d", p->ntests, p->ncomparisons);
 }
 
-static void js_phase(const struct st_adv *a, const struct st_adv_phase *p, FILE *out)
+/* The best combination, its command line and what the run says of it
+ * (null, [] and 0 for a phase with no combination that measured). */
+static void js_best(const struct st_adv *a, const struct st_adv_phase *p, FILE *out)
 {
-	fprintf(out, "{\"phase\":\"%s\",\"unit\":\"%s\",\"best\":", p->phase,
-		p->ops ? "ops/s" : "MB/s");
 	if (p->best < 0) {
-		fputs("null}", out);
+		fputs("\"best\":null,\"line\":null", out);
 		return;
 	}
 	const struct st_adv_cell *b = &p->cell[p->best];
-	fputs("{\"options\":", out);
+	fputs("\"best\":{\"options\":", out);
 	js_options(a, b, out);
 	fputs(",\"figure\":", out);
-	js_num(out, b->mean);
+	js_num(out, js_base(p, b->mean));
 	fputs(",\"ci95\":", out);
-	js_pair(out, b->mean - p->ci, b->mean + p->ci);
+	js_pair(out, js_base(p, b->mean - p->ci), js_base(p, b->mean + p->ci));
 	fprintf(out, ",\"iterations\":%d},\"line\":", b->n);
 	char l[2048];
 	st_advise_line(a, p, l, sizeof(l));
 	st_json_string(out, l);
+}
+
+static void js_phase(const struct st_adv *a, const struct st_adv_phase *p, FILE *out)
+{
+	fprintf(out, "{\"phase\":\"%s\",\"figure_unit\":\"%s\",", p->phase,
+		p->ops ? "ops_per_s" : "bytes_per_s");
+	js_best(a, p, out);
 	fputs(",\"reference\":", out);
 	js_reference(a, p, out);
 	fputs(",\"options\":[", out);
-	for (int k = 0; k < p->nopt; k++) {
+	for (int k = 0; p->best >= 0 && k < p->nopt; k++) {
 		if (k)
 			fputc(',', out);
 		js_option(a, p, &p->opt[k], out);
 	}
 	fputs("],\"interactions\":", out);
 	js_inter(a, p, out);
+	const struct st_adv_cell *b = p->best >= 0 ? &p->cell[p->best] : NULL;
 	fputs(",\"bottleneck\":", out);
-	if (b->verdict[0] || !isnan(b->pct_limit)) {
+	if (b && (b->verdict[0] || !isnan(b->pct_limit))) {
 		fputs("{\"verdict\":", out);
 		st_json_string(out, b->verdict);
 		fputs(",\"pct_of_limit\":", out);
@@ -409,8 +448,8 @@ static void js_phase(const struct st_adv *a, const struct st_adv_phase *p, FILE 
 		fputs("null", out);
 	}
 	fputs(",\"next_run\":", out);
-	if (p->next_iters) {
-		fputs("{\"options\":", out);
+	if (b && p->next_iters) {
+		fputs("{\"arguments\":", out);
 		st_json_string(out, p->next_run);
 		fprintf(out, ",\"combinations\":%lld,\"iterations\":%d}", (long long)p->next_combos,
 			p->next_iters);
@@ -420,25 +459,30 @@ static void js_phase(const struct st_adv *a, const struct st_adv_phase *p, FILE 
 	fputc('}', out);
 }
 
+static int js_document(const struct st_adv *a, FILE *out)
+{
+	fprintf(out, "{\"schema_version\":%d,\"command\":\"advise\",\"run_id\":",
+		ST_JSON_SCHEMA_VERSION);
+	st_json_string(out, a->run);
+	fprintf(out, ",\"summary\":{\"test\":\"welch\",\"alpha\":0.05,\"margin_pct\":%g,\"shuffled\":%s,",
+		100 * ST_ADV_MARGIN, a->cfg->o[ST_OPT_SHUFFLE].n ? "true" : "false");
+	if (a->stage >= 0)
+		fprintf(out, "\"search_stage\":%d},\"rows\":[", a->stage);
+	else
+		fputs("\"search_stage\":null},\"rows\":[", out);
+	for (int k = 0; k < a->nphase; k++) {
+		if (k)
+			fputc(',', out);
+		js_phase(a, &a->ph[k], out);
+	}
+	fputs("]}\n", out);
+	return ferror(out) ? 1 : 0;
+}
+
 int st_advise_print(const struct st_adv *a, int json, int markdown, FILE *out)
 {
-	if (json) {
-		fputs("{\"run_id\":", out);
-		st_json_string(out, a->run);
-		fprintf(out, ",\"test\":\"welch\",\"alpha\":0.05,\"margin_pct\":%g,\"shuffled\":%s,",
-			100 * ST_ADV_MARGIN, a->cfg->o[ST_OPT_SHUFFLE].n ? "true" : "false");
-		if (a->stage >= 0)
-			fprintf(out, "\"search_stage\":%d,\"phases\":[", a->stage);
-		else
-			fputs("\"search_stage\":null,\"phases\":[", out);
-		for (int k = 0; k < a->nphase; k++) {
-			if (k)
-				fputc(',', out);
-			js_phase(a, &a->ph[k], out);
-		}
-		fputs("]}\n", out);
-		return ferror(out) ? 1 : 0;
-	}
+	if (json)
+		return js_document(a, out);
 	fprintf(out, markdown ? "## advise: run %s\n\n" : "advise: run %s\n", a->title);
 	fprintf(out, "%sdecided by Welch's t-test over the iterations at 95 %%: each value against the "
 		     "best, the other\n%soptions as the best's; within noise: the difference's 95 %% "

@@ -66,6 +66,14 @@ void st_json_options_sql(struct st_strbuf *b, const char *prefix)
 	st_json_options_phase_sql(b, prefix, NULL);
 }
 
+void st_json_opt_key(int id, char *key, size_t n)
+{
+	snprintf(key, n, "%s", st_options[id].name);
+	for (char *k = key; *k; k++)
+		if (*k == '-')
+			*k = '_';
+}
+
 void st_json_options_phase_sql(struct st_strbuf *b, const char *prefix, const char *phase)
 {
 	const char *sep = "";
@@ -74,10 +82,7 @@ void st_json_options_phase_sql(struct st_strbuf *b, const char *prefix, const ch
 		if (!(st_options[i].flags & ST_OF_SWEEP))
 			continue;
 		char key[64];
-		snprintf(key, sizeof(key), "%s", st_options[i].name);
-		for (char *k = key; *k; k++)
-			if (*k == '-')
-				*k = '_'; /* snake_case: mount-opts is mount_opts */
+		st_json_opt_key(i, key, sizeof(key));
 		st_strbuf_addf(b, "%s'%s', ", sep, key);
 		st_opt_col_sql(b, i, prefix, phase);
 		sep = ", ";

@@ -38,6 +38,10 @@ void st_json_pct_sql(struct st_strbuf *b, double q);
  * prefix"name" holds (sizes in bytes, unset: null). */
 void st_json_options_sql(struct st_strbuf *b, const char *prefix);
 
+/* The JSON key of option id: its name in snake_case (mount-opts is
+ * mount_opts), as every options object of --format json spells it. */
+void st_json_opt_key(int id, char *key, size_t n);
+
 /* The same, the options a phase may have of its own (common/phaseopt.h)
  * the phase's: COALESCE(phase"phase_name", prefix"name"); phase NULL: the
  * combination's. */

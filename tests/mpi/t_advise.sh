@@ -57,10 +57,10 @@ adv_decide() {
 		[ $round -lt 3 ] || return 1
 		sweep=$(python3 - "$args" <<'PY'
 import json, re, shlex, sys
-n = json.load(open('a.json'))['phases'][0]['next_run']
+n = json.load(open('a.json'))['rows'][0]['next_run']
 if not n:
     sys.exit(1)
-nxt = shlex.split(n['options'])
+nxt = shlex.split(n['arguments'])
 # the options the next run names, and those its --set sets give, replace the run's
 names = {w[2:] for w in nxt if w.startswith('--')}
 for i, w in enumerate(nxt):
@@ -98,7 +98,7 @@ adv_quiet_run() {
 		$MPIRUN -np 1 $ST "$@" --db "$db" --quiet >/dev/null || return 1
 		$ST advise --db "$db" --format json | python3 -c "
 import json, sys
-w = json.load(sys.stdin)['phases'][0]
+w = json.load(sys.stdin)['rows'][0]
 lo, hi = w['best']['ci95']
 ds = [v['diff_ci95_pct'] for o in w['options'] if o['option'] != 'sync' for v in o['values']]
 quiet = (hi - lo) / 2 < 0.10 * w['best']['figure'] and all(d and d[1] - d[0] < 30 for d in ds)
@@ -120,15 +120,16 @@ t_advise_names_the_planted_best() {
 	python3 - <<'PY' || fail "advise against the planted surface" || return 1
 import json
 a = json.load(open('a.json'))
-assert a['test'] == 'welch' and a['shuffled'] is True and len(a['phases']) == 1, a
-w = a['phases'][0]
+assert a['schema_version'] == 1 and a['command'] == 'advise', a
+assert a['summary']['test'] == 'welch' and a['summary']['shuffled'] is True and len(a['rows']) == 1, a
+w = a['rows'][0]
 b = w['best']
-assert w['phase'] == 'write' and w['unit'] == 'MB/s'
+assert w['phase'] == 'write' and w['figure_unit'] == 'bytes_per_s'
 # the planted best, and its interval covers the planted figure
-assert b['options']['rsize'] == '1m' and b['options']['nconnect'] == '4', b
+assert b['options']['rsize'] == 1048576 and b['options']['nconnect'] == 4, b
 assert b['iterations'] == 5
 lo, hi = b['ci95']
-planted = 65536 / 0.3e-3 / 1e6
+planted = 65536 / 0.3e-3  # bytes per second
 # nothing beats the schedule (the noise at most 3 % faster): the interval
 # starts below it; it reaches it, less what the run measured beyond its
 # schedule (the best's mean span past 512 calls of 0.3 ms: a loaded
@@ -142,7 +143,8 @@ assert len(spans) == 5 and lo <= planted * 1.03 and hi >= planted / (1 + late), 
 assert w['line'] == 'stcluster --engine null --rsize 1m --sync %s --nconnect 4' % b['options']['sync'], w['line']
 # the defaults (nfs(5): rsize=1m, nconnect=1, async) are in the run: the gain is against them
 ref = w['reference']
-assert ref['kind'] == 'defaults' and ref['options'] == {'rsize': '1m', 'nconnect': '1', 'sync': 'async'}, ref
+assert ref['kind'] == 'defaults' and {k: ref['options'][k] for k in ('rsize', 'nconnect', 'sync')} == \
+    {'rsize': 1048576, 'nconnect': 1, 'sync': 'async'}, ref
 assert ref['significant'] is True and ref['p'] < 0.05, ref
 # the planted gain, 0.5 ms / 0.3 ms - 1 = 66.7 %, less what the run's own
 # overheads take: a phase's fixed cost (its barrier, a late wake-up) is a
@@ -192,14 +194,15 @@ PY
 	$ST advise --db s.db --where "nconnect=1" --format json >w.json || fail "advise --where" || return 1
 	python3 -c "
 import json
-w = json.load(open('w.json'))['phases'][0]
-assert w['best']['options'] in ({'rsize': '1m', 'sync': 'sync'}, {'rsize': '1m', 'sync': 'async'}), w['best']
+w = json.load(open('w.json'))['rows'][0]
+o = w['best']['options']
+assert o['rsize'] == 1048576 and o['nconnect'] == 1 and o['sync'] in ('sync', 'async'), w['best']
 assert w['interactions'] == [], w['interactions']
 " || fail "advise --where nconnect=1" || return 1
 	# the bottleneck: a copy of the store given a network baseline 2 % above
 	# the best (the verdict view makes it network-bound at 98 % of it)
 	cp s.db b.db || return 1
-	lim=$(python3 -c "import json; print(round(json.load(open('a.json'))['phases'][0]['best']['figure'] * 1.02, 1))")
+	lim=$(python3 -c "import json; print(round(json.load(open('a.json'))['rows'][0]['best']['figure'] / 1e6 * 1.02, 1))")
 	sqlite3 b.db "INSERT INTO baseline (run_id, kind, direction, server_rank, mbps) VALUES ('$first', 'net_all', 'c2s', 0, $lim)" ||
 		return 1
 	$ST advise --db b.db >b.txt || fail "advise with a baseline" || return 1
@@ -209,7 +212,7 @@ assert w['interactions'] == [], w['interactions']
 	ADV_NP=1 adv_decide --engine null --null-surface "$T/planted.txt" --block 64k --size 32m --phases write \
 		--rsize 64k,256k,1m --nconnect 1,4 --sync sync,async --iterations 3 --shuffle 1 -- "
 import json
-o = {o['option']: o for o in json.load(open('a.json'))['phases'][0]['options']}
+o = {o['option']: o for o in json.load(open('a.json'))['rows'][0]['options']}
 assert o['sync']['verdict'] in ('does not matter', 'undecided', 'not paired'), o['sync']
 exit(0 if o['sync']['verdict'] == 'does not matter' else 3)
 " || fail "advise never says the flat option sync does not matter" || return 1
@@ -232,10 +235,10 @@ t_advise_one_iteration_says_what_is_undecided() {
 	$ST advise --db s.db --format json | python3 -c "
 import json, sys
 a = json.load(sys.stdin)
-assert [p['phase'] for p in a['phases']] == ['write', 'read'], a
-for p in a['phases']:
+assert [p['phase'] for p in a['rows']] == ['write', 'read'], a
+for p in a['rows']:
     assert p['best']['ci95'] is None and p['reference']['significant'] is None, p
-    assert p['next_run'] == {'options': '--rsize 1m,64k --iterations 3 --shuffle 1', 'combinations': 2, 'iterations': 3}, p['next_run']
+    assert p['next_run'] == {'arguments': '--rsize 1m,64k --iterations 3 --shuffle 1', 'combinations': 2, 'iterations': 3}, p['next_run']
 " || fail "advise --format json with one iteration" || return 1
 	# bad input: one line, exit 2
 	$ST advise --db s.db --format csv >/dev/null 2>err.txt
@@ -258,14 +261,14 @@ t_advise_posix_tmpfs_recommends_1m_for_write() {
 	adv_decide --target "$T/fs" --block 4k,1m --size 16m --runtime 500ms --phases write \
 		--iterations 3 --shuffle 1 -- "
 import json
-w = json.load(open('a.json'))['phases'][0]
+w = json.load(open('a.json'))['rows'][0]
 o = w['options'][0]
 assert w['phase'] == 'write' and o['option'] == 'block', w
 # undecided (a loaded machine): the next run decides; never 4k as decided
 if o['verdict'] != 'matters':
     assert o['verdict'] in ('undecided', 'not paired'), o
     exit(3)
-assert w['best']['options'] == {'block': '1m'}, w['best']
+assert w['best']['options']['block'] == 1048576, w['best']
 assert w['line'].startswith('stcluster --engine posix --target ') and w['line'].endswith(' --block 1m'), w['line']
 " || { $ST advise --db s.db --phase write >&2; fail "advise on tmpfs"; return 1; }
 }

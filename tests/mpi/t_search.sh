@@ -91,8 +91,8 @@ t_search_halving_picks_the_planted_best_in_a_fraction_of_the_sweep() {
 	python3 - <<'PY' || fail "advise on the halving run" || return 1
 import json
 a = json.load(open('a.json'))
-assert a['search_stage'] == 2, a['search_stage']
-b = a['phases'][0]['best']
+assert a['summary']['search_stage'] == 2, a['summary']
+b = a['rows'][0]['best']
 assert b['iterations'] == 3, b
 # the options the stages chose are in the answer, constant in the last stage or not
 assert all(b['options'].get(o) for o in ('rsize', 'nconnect', 'vers')), b['options']
