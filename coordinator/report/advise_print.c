@@ -243,6 +243,10 @@ static void print_phase(const struct st_adv *a, const struct st_adv_phase *p, co
 	line(o, "use", o->md ? "`%s`" : "%s", l);
 	if (isnan(p->ci))
 		line(o, "expect", "%.1f %s with %s (1 iteration: no interval)", b->mean, o->unit, ct);
+	else if (b->mean - p->ci < 0) /* no throughput is below 0: the noise is too large */
+		line(o, "expect", "%.1f %s, 95 %% interval up to %.1f, its lower end below 0: too wide "
+				  "to use (%d iterations), with %s",
+		     b->mean, o->unit, b->mean + p->ci, b->n, ct);
 	else
 		line(o, "expect", "%.1f %s, 95 %% interval %.1f to %.1f (%d iterations), with %s",
 		     b->mean, o->unit, b->mean - p->ci, b->mean + p->ci, b->n, ct);

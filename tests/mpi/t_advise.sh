@@ -220,6 +220,27 @@ exit(0 if o['sync']['verdict'] == 'does not matter' else 3)
 	grep -qF "sync: does not matter" a.txt || { cat a.txt >&2; fail "the table does not say it"; return 1; }
 }
 
+# Two iterations far apart: the best's 95 % interval (t = 12.7 standard
+# errors each way) reaches below 0, which no throughput is: advise says the
+# interval is too wide to use instead of printing a negative MB/s (before:
+# "95 % interval -976.3 to 2733.8"); its JSON keeps the interval as computed
+t_advise_interval_below_zero_is_too_wide() {
+	$ST --engine null --null-delay 1ms --block 1m --size 4m --iterations 2 --phases write \
+		--db "$T/s.db" --quiet || return 1
+	# the first iteration as if it had moved 1 % of its bytes
+	sqlite3 s.db "UPDATE rank_result SET bytes = bytes / 100 WHERE phase = 'write' AND
+		combo_id = (SELECT MIN(combo_id) FROM combo)" || return 1
+	$ST advise --db s.db >a.txt || fail "advise" || return 1
+	grep -q "^  expect       [0-9.]* MB/s, 95 % interval up to [0-9.]*, its lower end below 0: too wide to use (2 iterations)" a.txt ||
+		{ cat a.txt >&2; fail "advise printed no too-wide interval"; return 1; }
+	grep -q "interval -" a.txt && { cat a.txt >&2; fail "a negative throughput printed"; return 1; }
+	$ST advise --db s.db --format json | python3 -c "
+import json, sys
+b = json.load(sys.stdin)['rows'][0]['best']
+assert b['ci95'][0] < 0 < b['figure'] < b['ci95'][1], b
+" || fail "advise --format json: the interval as computed" || return 1
+}
+
 # One iteration: nothing is decided; the next run repeats with 3
 t_advise_one_iteration_says_what_is_undecided() {
 	adv_surface
