@@ -460,6 +460,19 @@ static int rows_load(const struct html_page *pg, const char *sql, int scoped, st
 	return -1;
 }
 
+/* rows_load of "head <the combination's label, from c.> tail" */
+static int labelled_load(const struct html_page *pg, const char *head, const char *tail, int scoped,
+			 struct html_rows *r, char *err, size_t n)
+{
+	struct st_strbuf sql = { 0 };
+	st_strbuf_put(&sql, head);
+	label_sql(pg, "c.", &sql);
+	st_strbuf_put(&sql, tail);
+	int rc = rows_load(pg, sql.oom ? NULL : sql.p, scoped, r, err, n);
+	st_strbuf_release(&sql);
+	return rc;
+}
+
 int html_load_run(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
 	return rows_load(pg,
@@ -481,26 +494,19 @@ int html_load_baselines(const struct html_page *pg, struct html_rows *r, char *e
 /* The metadata phases: operations per second per combination. */
 int html_load_meta(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	struct st_strbuf sql = { 0 };
-	st_strbuf_put(&sql, "SELECT c.seq + 1, ");
-	label_sql(pg, "c.", &sql);
-	st_strbuf_put(&sql, ", s.phase, s.iops, s.min_client_iops, s.max_client_iops, "
-			    "s.lat_p50_ns, s.lat_p99_ns, s.ops, s.errors FROM combo c JOIN phase_summary s "
-			    "USING (combo_id) WHERE c.run_id = :run AND s.phase IN " HTML_META_PHASES
-			    " ORDER BY c.seq, s.phase_order");
-	int rc = rows_load(pg, sql.oom ? NULL : sql.p, 1, r, err, n);
-	st_strbuf_release(&sql);
-	return rc;
+	return labelled_load(pg, "SELECT c.seq + 1, ",
+			     ", s.phase, s.iops, s.min_client_iops, s.max_client_iops, s.lat_p50_ns, "
+			     "s.lat_p99_ns, s.ops, s.errors FROM combo c JOIN phase_summary s "
+			     "USING (combo_id) WHERE c.run_id = :run AND s.phase IN " HTML_META_PHASES
+			     " ORDER BY c.seq, s.phase_order",
+			     1, r, err, n);
 }
 
 /* Each phase's RPC mix, the figures of its READ, WRITE and COMMIT, and
  * its flags: the phases with either. */
 int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	struct st_strbuf sql = { 0 };
-	st_strbuf_put(&sql, "SELECT c.seq + 1, ");
-	label_sql(pg, "c.", &sql);
-	st_strbuf_put(&sql,
+	return labelled_load(pg, "SELECT c.seq + 1, ",
 		      ", s.phase, s.agg_mbps, m.mix, "
 		      "(SELECT group_concat(op || ' ' || printf('%.0f', ops_per_s) || '/s ' || "
 		      "printf('%.0f', kib_per_op) || ' KiB/op RTT ' || printf('%.2f', avg_rtt_ms) || "
@@ -515,10 +521,8 @@ int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, s
 		      "GROUP BY combo_id, phase) m ON m.combo_id = s.combo_id AND m.phase = s.phase "
 		      "LEFT JOIN phase_flags f ON f.combo_id = s.combo_id AND f.phase = s.phase "
 		      "WHERE c.run_id = :run AND (m.mix IS NOT NULL OR f.flag_text IS NOT NULL) "
-		      "ORDER BY c.seq, s.phase_order");
-	int rc = rows_load(pg, sql.oom ? NULL : sql.p, 1, r, err, n);
-	st_strbuf_release(&sql);
-	return rc;
+		      "ORDER BY c.seq, s.phase_order",
+		      1, r, err, n);
 }
 
 int html_load_failures(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
@@ -547,16 +551,11 @@ int html_load_hosts(const struct html_page *pg, struct html_rows *r, char *err, 
  * view, so no scope. */
 int html_load_timed(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	struct st_strbuf sql = { 0 };
-	st_strbuf_put(&sql, "SELECT c.combo_id, c.seq + 1, ");
-	label_sql(pg, "c.", &sql);
-	st_strbuf_put(&sql, ", (SELECT group_concat(phase) FROM (SELECT DISTINCT "
+	return labelled_load(pg, "SELECT c.combo_id, c.seq + 1, ", ", (SELECT group_concat(phase) FROM (SELECT DISTINCT "
 			    "i.phase, p.phase_order FROM interval i JOIN phase_run p ON p.combo_id = "
 			    "i.combo_id AND p.phase = i.phase WHERE i.combo_id = c.combo_id ORDER BY "
 			    "p.phase_order)), (SELECT MAX(width_ns) FROM interval i WHERE i.combo_id = "
 			    "c.combo_id) FROM combo c WHERE c.run_id = :run AND EXISTS (SELECT 1 FROM "
-			    "interval i WHERE i.combo_id = c.combo_id) ORDER BY c.seq");
-	int rc = rows_load(pg, sql.oom ? NULL : sql.p, 0, r, err, n);
-	st_strbuf_release(&sql);
-	return rc;
+			    "interval i WHERE i.combo_id = c.combo_id) ORDER BY c.seq",
+			     0, r, err, n);
 }
