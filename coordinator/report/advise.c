@@ -125,7 +125,7 @@ static int load_rows(sqlite3 *db, const char *run, const char *phase, const char
 	struct loader l = { .a = a };
 	struct st_strbuf b = { 0 };
 	st_strbuf_put(&b, "SELECT p.phase, c.matrix_index, CASE WHEN p.status = 'ok' THEN CASE WHEN "
-			  "p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE "
+			  ST_JSON_META("p.phase") " THEN s.iops ELSE "
 			  "s.agg_mbps END END, v.pct_of_limit, v.verdict");
 	/* a phase's own values (a [phase] section) are the options it ran with */
 	const char *own = st_query_phase_values(db) ? "p." : NULL;

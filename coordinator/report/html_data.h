@@ -13,13 +13,14 @@
 #define ST_HTML_DATA_H
 
 #include "../../common/options.h"
+#include "json.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* The phases whose figure is operations per second (SQL list). */
-#define HTML_META_PHASES "('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir')"
+#define HTML_META_PHASES ST_SQL_META_PHASES
 
 /* A growing array of fixed-size elements; { .size = sizeof(elem) } is empty. */
 struct html_vec {

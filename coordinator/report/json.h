@@ -59,7 +59,10 @@ void st_json_pcts_sql(struct st_strbuf *b, const struct st_pcts *p);
 /* The figure of a phase in base units: SQL of x (MB/s, or IOPS for the
  * metadata phases, as the named queries give it) for the phase in column
  * ph, and the name of its unit. */
-#define ST_JSON_META(ph) ph " IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir')"
+/* The phases whose figure is operations per second (an SQL list; the
+ * named queries in sql/ spell it out, as SQL has no constants). */
+#define ST_SQL_META_PHASES "('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir')"
+#define ST_JSON_META(ph) ph " IN " ST_SQL_META_PHASES
 #define ST_JSON_FIG(ph, x) "(CASE WHEN " ST_JSON_META(ph) " THEN (" x ") ELSE (" x ") * 1e6 END)"
 #define ST_JSON_UNIT(ph) "CASE WHEN " ST_JSON_META(ph) " THEN 'ops_per_s' ELSE 'bytes_per_s' END"
 

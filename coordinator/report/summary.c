@@ -12,6 +12,7 @@
 #include "../../common/util.h"
 #include "../store/output.h"
 #include "analysis.h"
+#include "json.h"
 #include "query.h"
 
 #include <string.h>
@@ -36,9 +37,9 @@ static void summary_sql(const int vary[ST_OPT_COUNT], struct st_strbuf *b)
 {
 	/* a WITH of its own inside a subquery: the scope's head comes first (scope.h) */
 	st_strbuf_put(b, "SELECT * FROM (WITH f AS (SELECT s.phase, MIN(s.phase_order) AS phase_order, "
-			 "s.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') AS meta, "
+			 ST_JSON_META("s.phase") " AS meta, "
 			 "MIN(c.combo_id) AS combo_id, MIN(c.seq) AS seq, "
-			 "AVG(CASE WHEN s.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops "
+			 "AVG(CASE WHEN " ST_JSON_META("s.phase") " THEN s.iops "
 			 "ELSE s.agg_mbps END) AS y "
 			 "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
 			 "WHERE c.run_id = :run AND s.status = 'ok' AND (c.stage IS NULL OR c.stage = "
