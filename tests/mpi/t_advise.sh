@@ -227,8 +227,9 @@ exit(0 if o['sync']['verdict'] == 'does not matter' else 3)
 t_advise_interval_below_zero_is_too_wide() {
 	$ST --engine null --null-delay 1ms --block 1m --size 4m --iterations 2 --phases write \
 		--db "$T/s.db" --quiet || return 1
-	# the first iteration as if it had moved 1 % of its bytes
-	sqlite3 s.db "UPDATE rank_result SET bytes = bytes / 100 WHERE phase = 'write' AND
+	# the first iteration as if it had moved 0.01 % of its bytes (the other
+	# would have to be 10,000 times slower for the two to agree)
+	sqlite3 s.db "UPDATE rank_result SET bytes = bytes / 10000 WHERE phase = 'write' AND
 		combo_id = (SELECT MIN(combo_id) FROM combo)" || return 1
 	$ST advise --db s.db >a.txt || fail "advise" || return 1
 	grep -q "^  expect       [0-9.]* MB/s, 95 % interval up to [0-9.]*, its lower end below 0: too wide to use (2 iterations)" a.txt ||
