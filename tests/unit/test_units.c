@@ -5,9 +5,9 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void size_good(void)
 {
@@ -172,40 +172,45 @@ static void cond_signal_ends_wait(void)
 
 struct held_mutex {
 	pthread_mutex_t mu;
-	int64_t hold_ns;
+	int held[2], release[2]; /* pipes: "I hold it", "let it go" */
 };
 
 static void *mutex_holder(void *p)
 {
 	struct held_mutex *h = p;
+	char c = 1;
 	pthread_mutex_lock(&h->mu);
-	struct timespec ts = { 0, h->hold_ns };
-	nanosleep(&ts, NULL);
+	(void)!write(h->held[1], &c, 1);
+	(void)!read(h->release[0], &c, 1);
 	pthread_mutex_unlock(&h->mu);
 	return NULL;
 }
 
-/* st_mutex_lock_until: a mutex another thread holds past the deadline is
- * not taken, and not before the monotonic deadline (one read on
- * CLOCK_REALTIME would be long past and return at once); one let go in
- * time is taken, before the deadline. */
+/* st_mutex_lock_until: a mutex another thread holds until told is not
+ * taken, and not before the monotonic deadline (one read on CLOCK_REALTIME
+ * would be long past and return at once); once let go it is taken, before
+ * a deadline an hour away. */
 static void mutex_lock_until_is_monotonic(void)
 {
-	struct held_mutex h = { .mu = PTHREAD_MUTEX_INITIALIZER, .hold_ns = 300000000 };
+	struct held_mutex h = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	CHECK(pipe(h.held) == 0 && pipe(h.release) == 0);
 	pthread_t t;
 	CHECK_EQ_INT(pthread_create(&t, NULL, mutex_holder, &h), 0);
-	while (pthread_mutex_trylock(&h.mu) == 0) { /* until the holder has it */
-		pthread_mutex_unlock(&h.mu);
-		sched_yield();
-	}
+	char c = 0;
+	CHECK(read(h.held[0], &c, 1) == 1);
 	int64_t until = st_now_ns() + 30000000LL;
 	CHECK_EQ_INT(st_mutex_lock_until(&h.mu, until), ETIMEDOUT);
 	CHECK(st_now_ns() >= until);
+	CHECK(write(h.release[1], &c, 1) == 1);
 	until = st_now_ns() + 3600LL * 1000000000LL;
 	CHECK_EQ_INT(st_mutex_lock_until(&h.mu, until), 0);
 	CHECK(st_now_ns() < until);
 	pthread_mutex_unlock(&h.mu);
 	pthread_join(t, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(h.held[i]);
+		close(h.release[i]);
+	}
 }
 
 const struct unit_test unit_units[] = {
