@@ -37,6 +37,7 @@
  */
 #include "posix_aio.h"
 
+#include "../common/dl.h"
 #include "../common/util.h"
 
 #include <dlfcn.h>
@@ -127,50 +128,6 @@ static const char *errname(int err, char *buf, size_t n)
 	return st_errno_name(err, buf, n);
 }
 
-/* One call of a library: its name and where its pointer goes in the table. */
-struct lib_sym {
-	const char *name;
-	size_t off;   /* offsetof in the table */
-	int optional; /* absent in older versions: NULL then */
-};
-
-/* dlsym gives a data pointer; POSIX makes it convertible to a function's */
-_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "dlsym results fit function pointers");
-
-/* Load soname and fill table from syms: 0, or -errno with why naming the
- * library and what is wrong ("liburing.so.2 not found", or the loader's
- * reason, or the call it lacks). *dl is the handle to dlclose. */
-static int lib_load(const char *soname, const struct lib_sym *syms, size_t nsyms, void *table,
-		    void **dl, char *why, size_t n)
-{
-	*dl = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-	if (!*dl) {
-		/* the loader's text is "NAME: cannot open shared object file:
-		 * REASON" or "PATH: REASON": keep the reason, short */
-		static const char cannot[] = ": cannot open shared object file: ";
-		const char *e = dlerror();
-		const char *cut = e ? strstr(e, cannot) : NULL;
-		const char *path_end = e ? strstr(e, ": ") : NULL;
-		const char *reason = cut ? cut + sizeof(cannot) - 1 : path_end ? path_end + 2 : e;
-		char en[64];
-		if (!reason || strcmp(reason, strerror_r(ENOENT, en, sizeof(en))) == 0)
-			snprintf(why, n, "%s not found", soname);
-		else
-			snprintf(why, n, "%s: %s", soname, reason);
-		return -ENOENT;
-	}
-	for (size_t i = 0; i < nsyms; i++) {
-		void *p = dlsym(*dl, syms[i].name);
-		if (!p && !syms[i].optional) {
-			snprintf(why, n, "%s lacks %s", soname, syms[i].name);
-			dlclose(*dl);
-			*dl = NULL;
-			return -ENOSYS;
-		}
-		memcpy((char *)table + syms[i].off, &p, sizeof(p));
-	}
-	return 0;
-}
 #endif
 
 /* The request's remainder, synchronously (EINTR retried, short transfers
@@ -240,7 +197,7 @@ static void complete(struct posix_aio *q, struct st_aio_req *r)
 
 #ifdef ST_HAVE_LIBURING
 #define URING_SYM(f, opt) { "io_uring_" #f, offsetof(struct uring_lib, f), opt }
-static const struct lib_sym uring_syms[] = {
+static const struct st_dl_sym uring_syms[] = {
 	URING_SYM(queue_init_params, 0),     URING_SYM(queue_exit, 0),
 	URING_SYM(submit_and_wait, 0),	     URING_SYM(peek_batch_cqe, 0),
 	URING_SYM(register_buffers, 0),	     URING_SYM(register_ring_fd, 1),
@@ -248,7 +205,7 @@ static const struct lib_sym uring_syms[] = {
 
 static int uring_init(struct posix_aio *q, int depth, char *why, size_t n)
 {
-	int rc = lib_load(URING_SONAME, uring_syms, ST_ARRAY_LEN(uring_syms), &q->ur, &q->dl, why, n);
+	int rc = st_dl_load(URING_SONAME, uring_syms, ST_ARRAY_LEN(uring_syms), &q->ur, &q->dl, why, n);
 	if (rc < 0)
 		return rc;
 	/* one thread submits and reaps: the kernel may run completion work only
@@ -387,7 +344,7 @@ static int uring_reap(struct posix_aio *q, int want)
 
 #ifdef ST_HAVE_LIBAIO
 #define AIO_SYM(f) { "io_" #f, offsetof(struct aio_lib, f), 0 }
-static const struct lib_sym aio_syms[] = {
+static const struct st_dl_sym aio_syms[] = {
 	AIO_SYM(setup),
 	AIO_SYM(destroy),
 	AIO_SYM(submit),
@@ -396,7 +353,7 @@ static const struct lib_sym aio_syms[] = {
 
 static int libaio_init(struct posix_aio *q, int depth, char *why, size_t n)
 {
-	int rc = lib_load(LIBAIO_SONAME, aio_syms, ST_ARRAY_LEN(aio_syms), &q->aio, &q->dl, why, n);
+	int rc = st_dl_load(LIBAIO_SONAME, aio_syms, ST_ARRAY_LEN(aio_syms), &q->aio, &q->dl, why, n);
 	if (rc < 0)
 		return rc;
 	memset(&q->ctx, 0, sizeof(q->ctx));
