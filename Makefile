@@ -30,11 +30,17 @@ endif
 ifneq ($(NO_LIBNFS),1)
 HAVE_LIBNFS := $(shell pkg-config --exists libnfs && echo yes)
 endif
+# Only its headers: libnfs is loaded at run time (dlopen in worker/lnfs_lib.c,
+# issue 19) by the soname of the library those headers belong to, so the
+# binary starts on a node without it.
 ifeq ($(HAVE_LIBNFS),yes)
-PKGS     += libnfs
-FEATURES += -DST_HAVE_LIBNFS
+FEATURES += -DST_HAVE_LIBNFS $(shell pkg-config --cflags libnfs)
+LIBNFS_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir libnfs)/libnfs.so 2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
+ifneq ($(LIBNFS_SONAME),)
+FEATURES += -DLNFS_SONAME='"$(LIBNFS_SONAME)"'
 endif
-LIBNFS_SRC := worker/engine_libnfs.c worker/lnfs_rpc.c
+endif
+LIBNFS_SRC := worker/engine_libnfs.c worker/lnfs_rpc.c worker/lnfs_lib.c
 
 # optional: the posix engine's request queue for --iodepth > 1 (issue 14):
 # io_uring through liburing's header (pkg-config), else libaio's header (no
@@ -171,6 +177,9 @@ fuzz-build:
 fuzz-targets: $(addprefix $(BUILD)/,$(FUZZ_TARGETS))
 .SECONDARY: $(FUZZ_OBJ)
 
+# fuzz_url holds the engine's URL parser against libnfs's own: linked with it
+# (a test tool; stcluster itself loads libnfs at run time)
+$(BUILD)/fuzz_url: LDLIBS += $(shell pkg-config --libs libnfs 2>/dev/null)
 $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/fuzz_check.o $(BUILD)/libstcluster.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

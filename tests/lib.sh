@@ -257,3 +257,56 @@ assert n > 0, 'no phase to check'
 print('%d phases against the schedule of %s calls x %.1f ms' % (n, calls_arg, delay / 1e6))
 PY
 }
+
+# without PREFIXES CMD...: CMD in a mount namespace of its own in which no shared object whose
+# name starts with one of PREFIXES ("liburing.so libaio.so") exists, as on a host without the
+# packages: each directory the loader finds them in (ldconfig -p) is covered by an overlay of
+# itself under a layer of whiteouts for them. The namespace is a slave of this one (what is
+# unmounted here is unmounted there: it keeps no other test's mount alive) and ends with CMD.
+# CMD runs in the process that was started (exec): its PID is the one its parent knows.
+# without_prepare PREFIXES writes $T/without.sh, which does the same for the command it is
+# given, so that one rank of an MPMD job can run on such a "host":
+#   $MPIRUN -np 1 $ST ARGS : -np 1 sh "$T/without.sh" $ST ARGS
+without() {
+	without_prepare "$1" || return 1
+	shift
+	sh "$T/without.sh" "$@"
+}
+without_prepare() {
+	rm -rf "$T/hide"
+	: >"$T/hide.dirs"
+	for p in $1; do
+		ldconfig -p | awk -v p="$p" 'index($1, p) == 1 { print $NF }' | while read -r f; do
+			d=$(readlink -f "$(dirname "$f")")
+			grep -qxF "$d" "$T/hide.dirs" || echo "$d" >>"$T/hide.dirs"
+		done
+	done
+	i=0
+	while read -r d; do
+		mkdir -p "$T/hide/$i"
+		for p in $1; do
+			for f in "$d/$p"*; do
+				[ -e "$f" ] || [ -L "$f" ] || continue
+				mknod "$T/hide/$i/$(basename "$f")" c 0 0 || return 1
+			done
+		done
+		i=$((i + 1))
+	done <"$T/hide.dirs"
+	cat >"$T/without.sh" <<EOS
+exec unshare --mount --propagation slave sh -c '
+	i=0
+	while read -r d; do
+		mount -t overlay -o "lowerdir=$T/hide/\$i:\$d" stcluster-without "\$d" ||
+			{ echo "cannot hide the libraries in \$d" >&2; exit 125; }
+		i=\$((i + 1))
+	done <"$T/hide.dirs"
+	for p in $1; do
+		for d in \$(cat "$T/hide.dirs"); do
+			for f in "\$d/\$p"*; do
+				[ -e "\$f" ] && { echo "\$f is still there" >&2; exit 125; }
+			done
+		done
+	done
+	exec "\$@"' without "\$@"
+EOS
+}

@@ -92,6 +92,11 @@ struct st_engine {
 	 * nothing to check. */
 	int (*validate)(const struct st_config *cfg, int64_t deadline_ns, char *err, size_t n);
 
+	/* Can it run on this host (a library it loads at run time is there)?
+	 * 0, or -1 with why ("libnfs.so.13 not found ..."): --help says so.
+	 * NULL: always. */
+	int (*available)(char *why, size_t n);
+
 	int (*setup)(const struct st_engine_env *env, void **rank_state, char *msg, size_t n);
 	void (*teardown)(void *rank_state); /* accepts NULL */
 	int (*thread_init)(void *rank_state, int thread, void **thread_state, char *msg,

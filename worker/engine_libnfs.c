@@ -135,9 +135,10 @@ static enum st_vers vers_of(const struct st_combo *c, const struct st_nfs_url *u
 }
 
 static void plan_make(const struct st_config *cfg, const struct st_combo *c,
-		      const struct st_nfs_url *u, struct lnfs_plan *p)
+		      const struct st_nfs_url *u, const struct lnfs_lib *lib, struct lnfs_plan *p)
 {
 	memset(p, 0, sizeof(*p));
+	p->lib = lib;
 	p->u = *u;
 	st_copy(p->url, sizeof(p->url), cfg->o[ST_OPT_TARGET].s);
 	p->vers = vers_of(c, u) == ST_VERS_3 ? 3 : 4;
@@ -300,7 +301,7 @@ static void diagnose_mount(const struct lnfs_plan *p, int64_t deadline, const ch
 		struct nfs_stat_64 st;
 		int64_t t0 = st_now_ns();
 		lnfs_sync_bound(p, &c, deadline);
-		int rc = lnfs_sync_result(nfs_stat64(c.nfs, rest, &st), t0, deadline, p);
+		int rc = lnfs_sync_result(c.lib->nfs_stat64(c.nfs, rest, &st), t0, deadline, p);
 		if (rc == 0 && (st.nfs_mode & S_IFMT) != S_IFDIR)
 			snprintf(err, n, "--target: %s: '%s' in export '%s' is not a directory", p->url,
 				 rest, prefix);
@@ -327,12 +328,18 @@ static int lnfs_validate(const struct st_config *cfg, int64_t deadline, char *er
 	}
 	struct st_combo none;
 	st_plan_combo(cfg, 0, &none);
+	struct lnfs_lib lib;
+	if (lnfs_lib_load(&lib, why, sizeof(why))) {
+		snprintf(err, n, "--engine libnfs: %s", why);
+		return -1;
+	}
 	struct lnfs_plan *p = malloc(sizeof(*p));
 	if (!p) {
+		lnfs_lib_unload(&lib);
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	plan_make(cfg, &none, &u, p);
+	plan_make(cfg, &none, &u, &lib, p);
 	p->soft = 1; /* no reconnecting while checking */
 
 	/* NFSv3 whatever the combinations say: every file is written over it */
@@ -354,7 +361,7 @@ static int lnfs_validate(const struct st_config *cfg, int64_t deadline, char *er
 	} else {
 		int64_t t0 = st_now_ns();
 		lnfs_sync_bound(p, &c, deadline);
-		rc = lnfs_sync_result(nfs_access(c.nfs, "/", W_OK | X_OK), t0, deadline, p);
+		rc = lnfs_sync_result(c.lib->nfs_access(c.nfs, "/", W_OK | X_OK), t0, deadline, p);
 		if (rc == -EACCES || rc == -EPERM || rc == -EROFS)
 			snprintf(err, n, "--target: %s: directory '%s' is not writable (NFS ACCESS: %s)",
 				 target, u.path, strerror(-rc));
@@ -364,6 +371,7 @@ static int lnfs_validate(const struct st_config *cfg, int64_t deadline, char *er
 		lnfs_conn_close(&c);
 	}
 	free(p);
+	lnfs_lib_unload(&lib);
 	/* one line, whatever libnfs put into its message */
 	for (char *q = err; *q; q++)
 		if (*q == '\n' || *q == '\r')
@@ -393,18 +401,25 @@ static int lnfs_setup(const struct st_engine_env *env, void **rs, char *msg, siz
 	struct lnfs_rank *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	plan_make(env->cfg, env->combo, &u, &r->p);
+	int rc = lnfs_lib_load(&r->lib, msg, n);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	plan_make(env->cfg, env->combo, &u, &r->lib, &r->p);
 	r->rank = env->rank;
 	/* soft: connecting gives up as a soft call does */
 	r->setup_deadline = env->deadline_ns;
 	if (r->p.soft && st_now_ns() + r->p.soft_ns < r->setup_deadline)
 		r->setup_deadline = st_now_ns() + r->p.soft_ns;
-	int rc = lnfs_conn_open(&r->ns, &r->p, NULL, 3, r->p.soft, NULL, r->setup_deadline, msg, n);
+	rc = lnfs_conn_open(&r->ns, &r->p, NULL, 3, r->p.soft, NULL, r->setup_deadline, msg, n);
 	if (rc) {
+		lnfs_lib_unload(&r->lib);
 		free(r);
 		return rc;
 	}
-	plan_sizes(env->combo, &r->p, nfs_get_readmax(r->ns.nfs), nfs_get_writemax(r->ns.nfs));
+	plan_sizes(env->combo, &r->p, r->lib.nfs_get_readmax(r->ns.nfs),
+		   r->lib.nfs_get_writemax(r->ns.nfs));
 	effective_fill(&r->p, env->combo, env->eff);
 	*rs = r;
 	return 0;
@@ -416,6 +431,7 @@ static void lnfs_teardown(void *rs)
 	if (!r)
 		return;
 	lnfs_conn_close(&r->ns);
+	lnfs_lib_unload(&r->lib);
 	free(r);
 }
 
@@ -588,8 +604,9 @@ static int lnfs_open(void *ts, const char *path, unsigned flags, void **fh, int 
 			if (!t->io[i].nfs || t->io[i].dead)
 				continue;
 			lnfs_sync_bound(p, &t->io[i], t->call_deadline);
-			rc = lnfs_sync_result(nfs_open2(t->io[i].nfs, full, O_RDONLY, 0, &f->h4[i]), t0,
-					 t->call_deadline, p);
+			rc = lnfs_sync_result(
+				p->lib->nfs_open2(t->io[i].nfs, full, O_RDONLY, 0, &f->h4[i]), t0,
+				t->call_deadline, p);
 			if (rc)
 				f->h4[i] = NULL;
 		}
@@ -608,13 +625,14 @@ static int lnfs_open(void *ts, const char *path, unsigned flags, void **fh, int 
 			rc = -EIO;
 		} else {
 			lnfs_sync_bound(p, &f->conns[i], t->call_deadline);
-			rc = lnfs_sync_result(nfs_open2(f->conns[i].nfs, full, of, 0644, &h), t0,
-					 t->call_deadline, p);
+			rc = lnfs_sync_result(p->lib->nfs_open2(f->conns[i].nfs, full, of, 0644, &h),
+					      t0, t->call_deadline, p);
 		}
 		if (!rc) {
 			/* libnfs's struct nfs_fh is laid out as nfs_fh3 (its
 			 * examples/nfs-fh.c casts it the same way) */
-			const struct nfs_fh3 *fh3 = (const struct nfs_fh3 *)nfs_get_fh(h);
+			const struct nfs_fh3 *fh3 =
+				(const struct nfs_fh3 *)f->conns[i].lib->nfs_get_fh(h);
 			if (fh3->data.data_len > sizeof(f->fh3)) {
 				rc = -EIO;
 			} else {
@@ -622,13 +640,13 @@ static int lnfs_open(void *ts, const char *path, unsigned flags, void **fh, int 
 				memcpy(f->fh3, fh3->data.data_val, f->fh3_len);
 			}
 			/* NFSv3 close of a handle never written through is local */
-			nfs_close(f->conns[i].nfs, h);
+			f->conns[i].lib->nfs_close(f->conns[i].nfs, h);
 		}
 	}
 	if (rc) {
 		for (int i = 0; i < LNFS_MAX_CONN; i++)
 			if (f->h4[i] && t->io[i].nfs)
-				nfs_close(t->io[i].nfs, f->h4[i]);
+				t->io[i].lib->nfs_close(t->io[i].nfs, f->h4[i]);
 		free(f);
 		return rc;
 	}
@@ -688,7 +706,7 @@ static int lnfs_close(void *ts, void *fh)
 		int64_t t0 = st_now_ns();
 		int64_t bound = t->io[i].dead ? t0 : t->call_deadline;
 		lnfs_sync_bound(p, &t->io[i], bound);
-		int e = lnfs_sync_result(nfs_close(t->io[i].nfs, f->h4[i]), t0, bound, p);
+		int e = lnfs_sync_result(p->lib->nfs_close(t->io[i].nfs, f->h4[i]), t0, bound, p);
 		if (!rc)
 			rc = e;
 	}
@@ -735,21 +753,23 @@ static int lnfs_dir_open(void *ts, void *parent, const char *name, int create, v
 		} else {
 			lnfs_sync_bound(p, &d->conns[i], t->call_deadline);
 			if (create)
-				rc = lnfs_sync_result(nfs_mkdir2(d->conns[i].nfs, full, 0755), t0,
-						      t->call_deadline, p);
+				rc = lnfs_sync_result(p->lib->nfs_mkdir2(d->conns[i].nfs, full, 0755),
+						      t0, t->call_deadline, p);
 			if (!rc)
-				rc = lnfs_sync_result(nfs_open2(d->conns[i].nfs, full, O_RDONLY, 0, &h), t0,
-						      t->call_deadline, p);
+				rc = lnfs_sync_result(
+					p->lib->nfs_open2(d->conns[i].nfs, full, O_RDONLY, 0, &h), t0,
+					t->call_deadline, p);
 		}
 		if (!rc) {
-			const struct nfs_fh3 *fh3 = (const struct nfs_fh3 *)nfs_get_fh(h);
+			const struct nfs_fh3 *fh3 =
+				(const struct nfs_fh3 *)d->conns[i].lib->nfs_get_fh(h);
 			if (fh3->data.data_len > sizeof(d->fh3)) {
 				rc = -EIO;
 			} else {
 				d->fh3_len = fh3->data.data_len;
 				memcpy(d->fh3, fh3->data.data_val, d->fh3_len);
 			}
-			nfs_close(d->conns[i].nfs, h);
+			d->conns[i].lib->nfs_close(d->conns[i].nfs, h);
 		}
 	}
 	if (rc) {
@@ -817,8 +837,10 @@ static int ns_call(struct lnfs_rank *r, const char *path, int op)
 	abs_path(path, full, sizeof(full));
 	int64_t t0 = st_now_ns(), deadline = t0 + r->p.deadline_ns;
 	lnfs_sync_bound(&r->p, &r->ns, deadline);
-	int rc = op == 0 ? nfs_mkdir2(r->ns.nfs, full, 0755)
-			 : op == 1 ? nfs_rmdir(r->ns.nfs, full) : nfs_unlink(r->ns.nfs, full);
+	const struct lnfs_lib *L = r->ns.lib;
+	int rc = op == 0   ? L->nfs_mkdir2(r->ns.nfs, full, 0755)
+		 : op == 1 ? L->nfs_rmdir(r->ns.nfs, full)
+			   : L->nfs_unlink(r->ns.nfs, full);
 	return lnfs_sync_result(rc, t0, deadline, &r->p);
 }
 
@@ -837,6 +859,15 @@ static int lnfs_unlink(void *rs, const char *path)
 	return ns_call(rs, path, 2);
 }
 
+static int lnfs_available(char *why, size_t n)
+{
+	struct lnfs_lib lib;
+	if (lnfs_lib_load(&lib, why, n))
+		return -1;
+	lnfs_lib_unload(&lib);
+	return 0;
+}
+
 const struct st_engine st_engine_libnfs = {
 	.name = "libnfs",
 	.help = "a userspace NFS client (libnfs) on --target nfs://server/export/dir: no "
@@ -844,6 +875,7 @@ const struct st_engine st_engine_libnfs = {
 	.takes = ST_NEEDS_NFS,
 	.unsupported = lnfs_unsupported,
 	.validate = lnfs_validate,
+	.available = lnfs_available,
 	.setup = lnfs_setup,
 	.teardown = lnfs_teardown,
 	.thread_init = lnfs_thread_init,

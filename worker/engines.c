@@ -94,8 +94,13 @@ unsigned st_engine_unsupported(const struct st_engine *e, const struct st_config
 void st_engines_help(FILE *out)
 {
 	fputs("Engines (--engine NAME; the first is the default):\n", out);
-	for (int i = 0; st_engines[i]; i++)
-		fprintf(out, "  %-30s %s\n", st_engines[i]->name, st_engines[i]->help);
+	for (int i = 0; st_engines[i]; i++) {
+		const struct st_engine *e = st_engines[i];
+		char why[256];
+		fprintf(out, "  %-30s %s\n", e->name, e->help);
+		if (e->available && e->available(why, sizeof(why)))
+			fprintf(out, "  %-30s not usable on this host: %s\n", "", why);
+	}
 	for (int i = 0; left_out[i].name; i++)
 		fprintf(out, "  %-30s not in this build: %s\n", left_out[i].name, left_out[i].why);
 }

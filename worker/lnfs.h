@@ -34,6 +34,33 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-nfs.h>
 
+/* libnfs's exported calls the engine makes, typed by its headers: loaded at
+ * run time (lnfs_lib_load), never linked, so a host without libnfs starts
+ * the binary and runs the other engines (issue 19) */
+#define LNFS_CALLS(X)                                                                     \
+	X(nfs_init_context) X(nfs_destroy_context) X(nfs_parse_url_dir) X(nfs_destroy_url) \
+	X(nfs_get_error) X(nfs_set_version) X(nfs_set_autoreconnect) X(nfs_set_timeout)    \
+	X(nfs4_set_client_name) X(nfs_mount_async) X(nfs_get_fd) X(nfs_which_events)       \
+	X(nfs_service) X(nfs_get_rpc_context) X(nfs_get_readmax) X(nfs_get_writemax)       \
+	X(nfs_stat64) X(nfs_access) X(nfs_open2) X(nfs_close) X(nfs_get_fh) X(nfs_mkdir2)  \
+	X(nfs_rmdir) X(nfs_unlink) X(nfs_pread_async) X(rpc_get_fd) X(rpc_which_events)    \
+	X(rpc_service) X(rpc_disconnect) X(rpc_nfs3_read_async) X(rpc_nfs3_write_async)    \
+	X(rpc_nfs3_commit_async) X(rpc_nfs3_lookup_async) X(rpc_nfs3_create_async)         \
+	X(rpc_nfs3_mkdir_async) X(rpc_nfs3_getattr_async) X(rpc_nfs3_remove_async)         \
+	X(rpc_nfs3_rmdir_async) X(nfsstat3_to_errno)
+
+#define LNFS_CALL_PTR(f) __typeof__(f) *f;
+struct lnfs_lib {
+	void *dl; /* dlopen's handle (NULL: not loaded) */
+	LNFS_CALLS(LNFS_CALL_PTR)
+};
+#undef LNFS_CALL_PTR
+
+/* Load libnfs (the soname the headers belong to, LNFS_SONAME): 0, or
+ * -errno with one line in why naming the library and what to install. */
+int lnfs_lib_load(struct lnfs_lib *l, char *why, size_t n);
+void lnfs_lib_unload(struct lnfs_lib *l);
+
 #define LNFS_MAX_CONN ST_NCONNECT_MAX  /* contexts per thread: one may hold --nconnect's all */
 #define LNFS_LIBNFS_MAX (1u << 20)     /* libnfs 4.0's largest READ/WRITE */
 #define LNFS_POLL_MS 100	       /* libnfs expires calls only inside rpc_service */
@@ -42,6 +69,7 @@
 
 /* What one combination runs with: the effective settings. */
 struct lnfs_plan {
+	const struct lnfs_lib *lib; /* the loaded libnfs every context calls */
 	struct st_nfs_url u;
 	char url[ST_STR_MAX];	/* the --target text (libnfs reads the ports from it) */
 	int vers;		/* 3 or 4 */
@@ -59,13 +87,15 @@ struct lnfs_plan {
 
 /* One libnfs context and its connection. */
 struct lnfs_conn {
-	struct nfs_context *nfs; /* NULL: not connected */
+	const struct lnfs_lib *lib; /* its calls (the plan's) */
+	struct nfs_context *nfs;    /* NULL: not connected */
 	struct rpc_context *rpc; /* its RPC layer (raw calls) */
 	int dead;		 /* lost for good (soft): calls on it fail at once */
 	int inflight;		 /* calls of ours waiting on it */
 };
 
 struct lnfs_rank {
+	struct lnfs_lib lib;	/* libnfs, loaded for this rank's combination */
 	struct lnfs_plan p;
 	struct lnfs_conn ns;	/* NFSv3: mkdir, rmdir, unlink (main thread) */
 	int64_t setup_deadline; /* local clock: threads connect by then */

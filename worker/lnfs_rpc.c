@@ -56,7 +56,7 @@ void lnfs_conn_close(struct lnfs_conn *c)
 	/* No UMNT: the MOUNT list on the server is advisory, and v3 UMNT would
 	 * mean reconnecting to mountd. Destroying cancels what is in flight. */
 	if (c->nfs)
-		nfs_destroy_context(c->nfs);
+		c->lib->nfs_destroy_context(c->nfs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -70,45 +70,48 @@ void lnfs_conn_close(struct lnfs_conn *c)
 int lnfs_conn_open(struct lnfs_conn *c, const struct lnfs_plan *p, const char *path, int vers,
 		     int soft, const char *client, int64_t deadline, char *msg, size_t n)
 {
+	const struct lnfs_lib *L = p->lib;
 	memset(c, 0, sizeof(*c));
+	c->lib = L;
 	int64_t t0 = st_now_ns();
-	struct nfs_context *nfs = nfs_init_context();
+	struct nfs_context *nfs = L->nfs_init_context();
 	if (!nfs) {
 		snprintf(msg, n, "cannot create a libnfs context");
 		return -ENOMEM;
 	}
 	/* libnfs reads nfsport/mountport/uid/... only from a URL (no setters in 4.0) */
-	struct nfs_url *u = nfs_parse_url_dir(nfs, p->url);
+	struct nfs_url *u = L->nfs_parse_url_dir(nfs, p->url);
 	if (!u) {
-		snprintf(msg, n, "%s: %s", p->url, nfs_get_error(nfs));
-		nfs_destroy_context(nfs);
+		snprintf(msg, n, "%s: %s", p->url, L->nfs_get_error(nfs));
+		L->nfs_destroy_context(nfs);
 		return -EINVAL;
 	}
-	nfs_destroy_url(u);
-	nfs_set_version(nfs, vers); /* NFS_V3 = 3, NFS_V4 = 4 (libnfs-raw-nfs4.h) */
+	L->nfs_destroy_url(u);
+	L->nfs_set_version(nfs, vers); /* NFS_V3 = 3, NFS_V4 = 4 (libnfs-raw-nfs4.h) */
 	if (vers == 4 && client)
-		nfs4_set_client_name(nfs, client);
-	nfs_set_autoreconnect(nfs, soft ? 0 : -1); /* read by the mount: set before it */
+		L->nfs4_set_client_name(nfs, client);
+	L->nfs_set_autoreconnect(nfs, soft ? 0 : -1); /* read by the mount: set before it */
 	/* the mount's own calls expire after our deadline: the loop below decides */
 	int ms = lnfs_ms_until(deadline);
-	nfs_set_timeout(nfs, ms < INT_MAX - 1000 ? ms + 1000 : INT_MAX);
+	L->nfs_set_timeout(nfs, ms < INT_MAX - 1000 ? ms + 1000 : INT_MAX);
 
 	struct mount_wait w = { 0, 0 };
 	const char *mpath = path ? path : p->u.path;
-	if (nfs_mount_async(nfs, p->u.host, mpath, mount_cb, &w) != 0) {
+	if (L->nfs_mount_async(nfs, p->u.host, mpath, mount_cb, &w) != 0) {
 		snprintf(msg, n, "cannot start mounting %s:%s: %s", p->u.server, mpath,
-			 nfs_get_error(nfs));
-		nfs_destroy_context(nfs);
+			 L->nfs_get_error(nfs));
+		L->nfs_destroy_context(nfs);
 		return -EIO;
 	}
 	while (!w.done) {
 		int64_t left = deadline - st_now_ns();
 		if (left <= 0)
 			break;
-		struct pollfd pfd = { .fd = nfs_get_fd(nfs), .events = (short)nfs_which_events(nfs) };
+		struct pollfd pfd = { .fd = L->nfs_get_fd(nfs),
+				      .events = (short)L->nfs_which_events(nfs) };
 		int wait = left / NS_PER_MS + 1 < LNFS_POLL_MS ? (int)(left / NS_PER_MS + 1) : LNFS_POLL_MS;
 		int rc = poll(&pfd, 1, wait);
-		if (nfs_service(nfs, rc > 0 ? pfd.revents : 0) < 0 && !w.done) {
+		if (L->nfs_service(nfs, rc > 0 ? pfd.revents : 0) < 0 && !w.done) {
 			w.done = 1;
 			w.status = -ECONNREFUSED;
 		}
@@ -116,17 +119,17 @@ int lnfs_conn_open(struct lnfs_conn *c, const struct lnfs_plan *p, const char *p
 	if (!w.done) {
 		snprintf(msg, n, "server %s did not answer within %.0f s", p->u.server,
 			 (double)(deadline - t0) / 1e9);
-		nfs_destroy_context(nfs);
+		L->nfs_destroy_context(nfs);
 		return -ETIMEDOUT;
 	}
 	if (w.status < 0) {
 		snprintf(msg, n, "cannot mount %s:%s (NFSv%d): %s", p->u.server, mpath, vers,
-			 nfs_get_error(nfs));
-		nfs_destroy_context(nfs);
+			 L->nfs_get_error(nfs));
+		L->nfs_destroy_context(nfs);
 		return w.status;
 	}
 	c->nfs = nfs;
-	c->rpc = nfs_get_rpc_context(nfs);
+	c->rpc = L->nfs_get_rpc_context(nfs);
 	return 0;
 }
 
@@ -137,7 +140,7 @@ void lnfs_sync_bound(const struct lnfs_plan *p, struct lnfs_conn *c, int64_t dea
 	int64_t now = st_now_ns();
 	if (p->soft && now + p->soft_ns < deadline)
 		deadline = now + p->soft_ns;
-	nfs_set_timeout(c->nfs, lnfs_ms_until(deadline));
+	c->lib->nfs_set_timeout(c->nfs, lnfs_ms_until(deadline));
 }
 
 /* A synchronous call's result: libnfs reports an expired RPC as EINTR or
@@ -162,9 +165,9 @@ static int rpc_status_err(int status)
 	}
 }
 
-static int nfs3_err(int nfsstat)
+static int nfs3_err(const struct lnfs_call *c, int nfsstat)
 {
-	int e = nfsstat3_to_errno(nfsstat);
+	int e = c->t->r->p.lib->nfsstat3_to_errno(nfsstat);
 	return e < 0 ? e : -EIO;
 }
 
@@ -301,7 +304,7 @@ static void write_cb(struct rpc_context *rpc, int status, void *data, void *priv
 	if (!err) {
 		WRITE3res *res = data;
 		if (res->status != NFS3_OK) {
-			err = nfs3_err(res->status);
+			err = nfs3_err(c, res->status);
 		} else {
 			WRITE3resok *ok = &res->WRITE3res_u.resok;
 			if (!f->have_verf || !memcmp(f->verf, ok->verf, sizeof(f->verf))) {
@@ -340,7 +343,7 @@ static void commit_cb(struct rpc_context *rpc, int status, void *data, void *pri
 	if (!err) {
 		COMMIT3res *res = data;
 		if (res->status != NFS3_OK)
-			err = nfs3_err(res->status);
+			err = nfs3_err(c, res->status);
 		else if (f->have_verf && memcmp(f->verf, res->COMMIT3res_u.resok.verf, sizeof(f->verf))) {
 			err = -EIO; /* the server restarted since the writes: they are lost */
 			f->restarted = 1;
@@ -379,7 +382,7 @@ static void read_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 	if (!err) {
 		READ3res *res = data;
 		if (res->status != NFS3_OK) {
-			err = nfs3_err(res->status);
+			err = nfs3_err(c, res->status);
 		} else {
 			READ3resok *ok = &res->READ3res_u.resok;
 			read_data(c, ok->data.data_val, ok->data.data_len, ok->eof);
@@ -420,7 +423,7 @@ static void meta_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 		nfsstat3 st = *(const nfsstat3 *)data;
 		const nfs_fh3 *fh = NULL;
 		if (st != NFS3_OK) {
-			err = nfs3_err(st);
+			err = nfs3_err(c, st);
 		} else if (c->kind == CALL_LOOKUP) {
 			fh = &((LOOKUP3res *)data)->LOOKUP3res_u.resok.object;
 		} else if (c->kind == CALL_CREATE || c->kind == CALL_MKDIR) {
@@ -470,7 +473,7 @@ static int send_data(struct lnfs_call *c, struct lnfs_conn *cn, int i, nfs_fh3 f
 		a.stable = (stable_how)p->stable;
 		a.data.data_len = c->count;
 		a.data.data_val = (char *)c->src; /* libnfs copies it into the request */
-		return rpc_nfs3_write_async(cn->rpc, write_cb, &a, c);
+		return cn->lib->rpc_nfs3_write_async(cn->rpc, write_cb, &a, c);
 	}
 	case CALL_READ: {
 		READ3args a;
@@ -478,16 +481,17 @@ static int send_data(struct lnfs_call *c, struct lnfs_conn *cn, int i, nfs_fh3 f
 		a.file = fh;
 		a.offset = c->off;
 		a.count = c->count;
-		return rpc_nfs3_read_async(cn->rpc, read_cb, &a, c);
+		return cn->lib->rpc_nfs3_read_async(cn->rpc, read_cb, &a, c);
 	}
 	case CALL_COMMIT: {
 		COMMIT3args a;
 		memset(&a, 0, sizeof(a));
 		a.file = fh; /* offset 0, count 0: the whole file */
-		return rpc_nfs3_commit_async(cn->rpc, commit_cb, &a, c);
+		return cn->lib->rpc_nfs3_commit_async(cn->rpc, commit_cb, &a, c);
 	}
 	default:
-		return nfs_pread_async(cn->nfs, c->f->h4[i], c->off, c->count, read4_cb, c);
+		return cn->lib->nfs_pread_async(cn->nfs, c->f->h4[i], c->off, c->count, read4_cb,
+						c);
 	}
 }
 
@@ -501,7 +505,7 @@ static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
 		memset(&a, 0, sizeof(a));
 		a.what.dir = fh;
 		a.what.name = (char *)c->name;
-		return rpc_nfs3_lookup_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_lookup_async(cn->rpc, meta_cb, &a, c);
 	}
 	case CALL_CREATE: {
 		CREATE3args a;
@@ -511,7 +515,7 @@ static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
 		a.how.mode = GUARDED; /* an existing file is an error, as O_EXCL */
 		a.how.createhow3_u.g_obj_attributes.mode.set_it = 1;
 		a.how.createhow3_u.g_obj_attributes.mode.set_mode3_u.mode = 0644;
-		return rpc_nfs3_create_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_create_async(cn->rpc, meta_cb, &a, c);
 	}
 	case CALL_MKDIR: {
 		MKDIR3args a;
@@ -520,27 +524,27 @@ static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
 		a.where.name = (char *)c->name;
 		a.attributes.mode.set_it = 1;
 		a.attributes.mode.set_mode3_u.mode = 0755;
-		return rpc_nfs3_mkdir_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_mkdir_async(cn->rpc, meta_cb, &a, c);
 	}
 	case CALL_GETATTR: {
 		GETATTR3args a;
 		memset(&a, 0, sizeof(a));
 		a.object = fh;
-		return rpc_nfs3_getattr_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_getattr_async(cn->rpc, meta_cb, &a, c);
 	}
 	case CALL_REMOVE: {
 		REMOVE3args a;
 		memset(&a, 0, sizeof(a));
 		a.object.dir = fh;
 		a.object.name = (char *)c->name;
-		return rpc_nfs3_remove_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_remove_async(cn->rpc, meta_cb, &a, c);
 	}
 	case CALL_RMDIR: {
 		RMDIR3args a;
 		memset(&a, 0, sizeof(a));
 		a.object.dir = fh;
 		a.object.name = (char *)c->name;
-		return rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
+		return cn->lib->rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
 	}
 	default:
 		return -1;
@@ -567,7 +571,7 @@ static int call_send(struct lnfs_call *c)
 	int64_t now = st_now_ns();
 	if (p->soft && now + p->soft_ns < bound)
 		bound = now + p->soft_ns;
-	nfs_set_timeout(cn->nfs, lnfs_ms_until(bound));
+	cn->lib->nfs_set_timeout(cn->nfs, lnfs_ms_until(bound));
 	c->bound_ns = bound;
 	c->conn = i;
 
@@ -608,7 +612,7 @@ static void conn_failed(struct lnfs_thread *t, struct lnfs_conn *cn)
 		return;
 	}
 	cn->dead = 1;
-	rpc_disconnect(cn->rpc, "connection lost (soft)");
+	cn->lib->rpc_disconnect(cn->rpc, "connection lost (soft)");
 }
 
 /* A call long past its bound: libnfs did not expire it (it cannot while a
@@ -627,11 +631,11 @@ static void reap_overdue(struct lnfs_thread *t)
 		if (!cn->nfs)
 			continue;
 		cn->dead = 1;
-		rpc_disconnect(cn->rpc, "call overdue");
+		cn->lib->rpc_disconnect(cn->rpc, "call overdue");
 		if (c->busy) {
 			/* not connected, so not failed by the disconnect: the v4 open
 			 * on this context goes with it (libnfs cannot close it now) */
-			nfs_destroy_context(cn->nfs);
+			cn->lib->nfs_destroy_context(cn->nfs);
 			cn->nfs = NULL;
 			cn->rpc = NULL;
 			f->h4[i] = NULL;
@@ -651,8 +655,8 @@ static void pump(struct lnfs_thread *t, struct lnfs_file *f)
 		if (!cn->nfs || !cn->inflight)
 			continue;
 		cs[n] = cn;
-		pfd[n].fd = rpc_get_fd(cn->rpc);
-		pfd[n].events = (short)rpc_which_events(cn->rpc);
+		pfd[n].fd = cn->lib->rpc_get_fd(cn->rpc);
+		pfd[n].events = (short)cn->lib->rpc_which_events(cn->rpc);
 		pfd[n].revents = 0;
 		n++;
 	}
@@ -663,7 +667,7 @@ static void pump(struct lnfs_thread *t, struct lnfs_file *f)
 	for (int i = 0; i < n; i++) {
 		if (!cs[i]->nfs)
 			continue;
-		if (rpc_service(cs[i]->rpc, rc > 0 ? pfd[i].revents : 0) < 0) {
+		if (cs[i]->lib->rpc_service(cs[i]->rpc, rc > 0 ? pfd[i].revents : 0) < 0) {
 			conn_failed(t, cs[i]);
 			failed = 1;
 		}

@@ -723,3 +723,40 @@ t_nfs_runtime_and_stonewall_reads_what_was_written() {
 	no_holes "$T/export" $((32 << 20)) || { show_ranks s.db; return 1; }
 	rm -rf "$T"/export/stcluster-*
 }
+
+# A cluster node without libnfs (issue 19): the binary has no NEEDED entry for it, starts and
+# runs the posix engine there; --engine libnfs on such a rank 0 is refused before anything is
+# made (one line naming the library and the package, exit 2, no store); a client rank without
+# it fails each combination with its own stored error naming the library, while the rank that
+# has it and the server it reaches are real (the job's exit: 1, failed combinations).
+t_nfs_host_without_libnfs_runs_posix_and_says_what_is_missing() {
+	command -v readelf >/dev/null || { echo "readelf is not installed (binutils)"; return 77; }
+	expect_eq "$(readelf -d "$ST_BIN" | grep NEEDED | grep -c libnfs)" 0 \
+		"NEEDED entries for libnfs: $(readelf -d "$ST_BIN" | grep NEEDED)" || return 1
+	nfs_up || return $?
+	so=$(awk '$1 == "SONAME" { print $2 }' <<-EOS
+	$(objdump -p "$(pkg-config --variable=libdir libnfs)/libnfs.so")
+	EOS
+	)
+	mkdir d
+	without "libnfs.so" $MPIRUN -np 2 $ST --engine posix --target "$T/d" --block 64k --size 1m \
+		--phases write,read --db "$T/s.db" >out 2>&1 || fail "posix without libnfs: $(tail -5 out)" || return 1
+	expect_eq "$(q s.db "SELECT status || ' ' || (SELECT SUM(bytes) FROM rank_result) FROM run")" \
+		"complete 4194304" "posix run without libnfs" || return 1
+	without "libnfs.so" $ST --engine libnfs --target "$URL" --size 1m --db "$T/s2.db" >out 2>err
+	expect_eq "$? $(wc -l <err)" "2 1" "exit and lines of --engine libnfs without libnfs: $(cat err)" || return 1
+	grep -qxF "stcluster: --engine libnfs: $so not found (the libnfs engine loads it at run time: install libnfs${so##*.})" err ||
+		fail "the refusal: $(cat err)" || return 1
+	[ ! -e s2.db ] || fail "a store was made for a refused run" || return 1
+	without "libnfs.so" $ST --help | grep -qF "not usable on this host: $so not found" ||
+		fail "--help does not say libnfs is missing here" || return 1
+	without_prepare "libnfs.so" || return 1
+	$MPIRUN -np 1 $ST --engine libnfs --target "$URL" --size 1m --phases write --db "$T/s3.db" : \
+		-np 1 sh "$T/without.sh" $ST --engine libnfs --target "$URL" --size 1m --phases write \
+		--db "$T/s3.db" >out 2>&1
+	expect_eq "$?" 1 "exit of a job with a rank without libnfs: $(tail -5 out)" || return 1
+	expect_eq "$(q s3.db "SELECT status FROM combo")" failed "the combination" || return 1
+	expect_eq "$(q s3.db "SELECT group_concat(rank) FROM combo_failure WHERE message LIKE '%$so not found%'")" \
+		1 "the rank whose error names $so: $(q s3.db 'SELECT * FROM combo_failure'; tail -5 out)" || return 1
+	export_clean
+}

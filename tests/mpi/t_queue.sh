@@ -83,50 +83,6 @@ t_posix_iodepth_when_the_kernel_refuses_registered_buffers() {
 	expect_eq "$(ls -A d)" "" "the target left clean"
 }
 
-# without PREFIXES CMD...: CMD in a mount namespace of its own in which no shared object whose
-# name starts with one of PREFIXES ("liburing.so libaio.so") exists, as on a host without the
-# packages: each directory the loader finds them in (ldconfig -p) is covered by an overlay of
-# itself under a layer of whiteouts for them. The namespace is a slave of this one (what is
-# unmounted here is unmounted there: it keeps no other test's mount alive) and ends with CMD.
-without() {
-	prefixes=$1
-	shift
-	rm -rf "$T/hide"
-	: >"$T/hide.dirs"
-	for p in $prefixes; do
-		ldconfig -p | awk -v p="$p" 'index($1, p) == 1 { print $NF }' | while read -r f; do
-			d=$(readlink -f "$(dirname "$f")")
-			grep -qxF "$d" "$T/hide.dirs" || echo "$d" >>"$T/hide.dirs"
-		done
-	done
-	i=0
-	while read -r d; do
-		mkdir -p "$T/hide/$i"
-		for p in $prefixes; do
-			for f in "$d/$p"*; do
-				[ -e "$f" ] || [ -L "$f" ] || continue
-				mknod "$T/hide/$i/$(basename "$f")" c 0 0 || return 1
-			done
-		done
-		i=$((i + 1))
-	done <"$T/hide.dirs"
-	unshare --mount --propagation slave sh -c '
-		i=0
-		while read -r d; do
-			mount -t overlay -o "lowerdir=$T/hide/$i:$d" stcluster-without "$d" ||
-				{ echo "cannot hide the libraries in $d" >&2; exit 125; }
-			i=$((i + 1))
-		done <"$T/hide.dirs"
-		for p in $0; do
-			for d in $(cat "$T/hide.dirs"); do
-				for f in "$d/$p"*; do
-					[ -e "$f" ] && { echo "$f is still there" >&2; exit 125; }
-				done
-			done
-		done
-		exec "$@"' "$prefixes" "$@"
-}
-
 # A client host without liburing2 and libaio1 (issue 19): the binary does not need them to load
 # (no NEEDED entry), and where neither exists a 2-rank job at --iodepth 8 runs every thread one
 # call at a time, each saying why in its io_mode and the run saying so; where only liburing is
