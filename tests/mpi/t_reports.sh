@@ -322,8 +322,10 @@ t_report_fits_a_tmux_pane_of_80_and_120_columns() {
 	opts=$(echo "$demo_opts" | sed 's/--runtime [^ ]*//; s/--ramp [^ ]*//')
 	# shellcheck disable=SC2086
 	$MPIRUN -np 4 $ST --engine null $opts --db "$T/d.db" --quiet || return 1
-	sock="$T/tmux.sock"
 	for w in 80 120; do
+		# a server of its own per pane: a new session on the socket of a server that
+		# kill-server is still ending meets it going ("server exited unexpectedly")
+		sock="$T/tmux.$w.sock"
 		tmux -S "$sock" -f /dev/null new-session -d -x "$w" -y 100 \
 			"env -u COLUMNS $ST report --db '$T/d.db' >/dev/tty; tmux -S '$sock' wait-for -S shown; sleep 30" ||
 			fail "tmux" || return 1
