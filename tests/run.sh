@@ -11,6 +11,10 @@
 #
 # Tests run JOBS at a time, each in its own subshell with a fresh scratch
 # directory $T, longest first (by the times of the last run, kept in
+# build/.test-times; a clone that never ran the ladder, as CI's, takes them
+# from tests/test-times.tsv, a ladder's times committed: without them every
+# test counts 10 s and a long one may start last and end the ladder alone;
+# `sh tests/run.sh --save-times` after a full ladder writes that file from
 # build/.test-times). A test file with the line "# run.sh: one at a time"
 # uses something only one test may hold (the lab's namespace names and
 # subnet): its tests run one after another, under the lock STLAB_LOCK
@@ -156,6 +160,13 @@ if [ "${1:-}" = --job ]; then
 	exit 0
 fi
 
+# the last ladder's times as the committed hints (sorted by name: a small diff)
+if [ "${1:-}" = --save-times ]; then
+	[ -s "$TOP/build/.test-times" ] || { echo "tests/run.sh: no build/.test-times (run the ladder first)" >&2; exit 1; }
+	sort -t '	' -k2,2 "$TOP/build/.test-times" >"$TOP/tests/test-times.tsv"
+	exit 0
+fi
+
 # --- the ladder ----------------------------------------------------------------
 builds=""
 pattern=""
@@ -181,7 +192,7 @@ add() {
 	if [ -n "$pattern" ] && ! echo "$5" | grep -q "$pattern"; then return; fi
 	n=$((n + 1))
 	printf "kind=%s b=%s file=%s fn=%s excl=%s name='%s'\n" "$1" "$2" "$3" "$4" "$6" "$5" >"$R/job.$n"
-	secs=$(awk -F '\t' -v k="$5" '$2 == k { print $1 }' "$hints" 2>/dev/null)
+	secs=$(awk -F '\t' -v k="$5" '$2 == k { print $1; exit }' "$hints" "$TOP/tests/test-times.tsv" 2>/dev/null)
 	printf '%s\t%s\n' "${secs:-10}" "$n" >>"$R/list.$6"
 }
 
