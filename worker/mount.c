@@ -213,8 +213,7 @@ int mnt_need_root(const char *what, char *msg, size_t n)
 	return -EPERM;
 }
 
-/* The top mount on canon: 1 and *e filled, 0 when canon is no mount point. */
-static int mounted_at(const char *canon, struct st_mountinfo_entry *e, char *msg, size_t n)
+int mnt_mounted_at(const char *canon, struct st_mountinfo_entry *e, char *msg, size_t n)
 {
 	char *mi;
 	int rc = st_read_file("/proc/self/mountinfo", &mi);
@@ -283,7 +282,7 @@ int mnt_mount_new(const char *canon, const char *source, const char *fstype, con
 	struct st_mountinfo_entry *e = malloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	int top = mounted_at(canon, e, msg, n);
+	int top = mnt_mounted_at(canon, e, msg, n);
 	if (top == 0)
 		mnt_msg(msg, n, "mount(8) exited 0 but mounted nothing: %s is no mount point, so the "
 				"run would measure the file system holding it",
@@ -304,7 +303,7 @@ static int is_mounted(const char *canon, char *msg, size_t n)
 	struct st_mountinfo_entry *cur = malloc(sizeof(*cur));
 	if (!cur)
 		return -ENOMEM;
-	int mounted = mounted_at(canon, cur, msg, n);
+	int mounted = mnt_mounted_at(canon, cur, msg, n);
 	free(cur);
 	return mounted;
 }
@@ -375,7 +374,7 @@ int mnt_top_id(const char *canon, char *msg, size_t n)
 	struct st_mountinfo_entry *e = malloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	int rc = mounted_at(canon, e, msg, n);
+	int rc = mnt_mounted_at(canon, e, msg, n);
 	if (rc > 0)
 		rc = e->mount_id;
 	free(e);
@@ -413,7 +412,7 @@ int st_mount_check_target(const char *target, int allow_over, char *msg, size_t 
 	struct st_mountinfo_entry *e = malloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	rc = mounted_at(canon, e, msg, n);
+	rc = mnt_mounted_at(canon, e, msg, n);
 	if (rc > 0 && !allow_over) {
 		mnt_msg(msg, n,
 			"%s is already a mount point (%s %s): stcluster mounts over it only with "
@@ -502,6 +501,7 @@ void st_mount_adopt(struct st_mount_state *s)
 		return;
 	int top = mnt_top_id(s->target, NULL, 0);
 	s->our_id = top > 0 && top != s->below_id ? top : 0;
+	mnt_left_sync(s);
 }
 
 int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
@@ -515,6 +515,7 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 	if (top != s->our_id) {
 		int was = s->our_id;
 		s->our_id = 0;
+		mnt_left_sync(s);
 		if (!top || top == s->below_id)
 			return 0; /* ours is gone already */
 		mnt_msg(msg, n, "%s: stcluster's mount (id %d) is covered by mount %d: left alone",
@@ -531,8 +532,10 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 	} else {
 		rc = mnt_umount(s->target, msg, n);
 	}
-	if (!rc)
+	if (!rc) {
 		s->our_id = 0;
+		mnt_left_sync(s);
+	}
 	return rc;
 }
 

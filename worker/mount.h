@@ -239,6 +239,7 @@ struct st_mount_state {
 	char added[32];			/* options the last mount added unasked ("nolock") */
 	char added_why[200];		/* why: mount.nfs's message that asked for it */
 	char no_statd[200];		/* mount.nfs's message that rpc.statd is missing; "" not seen */
+	char run_id[40];		/* the run it mounts for (the host's record names it) */
 };
 
 /* 0 when target (resolved) is none of the system's places
@@ -252,6 +253,14 @@ int st_mount_refuse_system(const char *target, int mounting, char *msg, size_t n
  * mount point unless allow_over. -EBUSY (a mount point: msg names it and
  * --mount-over), -ENOTDIR, -ENOENT, -EINVAL. Needs no root. */
 int st_mount_check_target(const char *target, int allow_over, char *msg, size_t n);
+
+/* --resume of run_id: when the top mount on target is the one this host
+ * recorded stcluster mounting there for that run (a crash left it: same
+ * mount id, st_dev, source and type), detach it: 1 with msg saying so.
+ * 0 when there is none (or it is another mount: the user's, which
+ * st_mount_check_target then refuses); -errno with msg when it cannot be
+ * detached. Needs root to detach. (worker/mount_left.c) */
+int st_mount_left_replace(const char *target, const char *run_id, char *msg, size_t n);
 
 /*
  * Mount source (fstype, options) on target for one combination: first

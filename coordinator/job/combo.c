@@ -240,6 +240,7 @@ static int mount_step(struct job *j, const struct st_combo *c, struct st_prepare
 	if (j->hosts[j->rank].local_rank == 0) {
 		if (!j->mnt && !(j->mnt = calloc(1, sizeof(*j->mnt))))
 			st_die("out of memory");
+		st_copy(j->mnt->run_id, sizeof(j->mnt->run_id), j->run_id);
 		st_step_local(j, mount_local, &m, st_now_ns(), "the end of its mount");
 	}
 	MPI_Bcast(&m.res, (int)sizeof(m.res), MPI_BYTE, 0, j->host_comm);

@@ -602,8 +602,18 @@ static int check_mount_targets(struct job *j)
 			me.rc = -EPERM;
 			snprintf(me.msg, sizeof(me.msg), "mounting needs root (euid %d)", (int)geteuid());
 		} else {
-			me.rc = st_mount_check_target(t, j->cfg.o[ST_OPT_MOUNT_OVER].n > 0, me.msg,
-						      sizeof(me.msg));
+			/* a resumed run's own mount, left by a crash: replaced */
+			me.rc = j->cfg.o[ST_OPT_RESUME].n > 0
+					? st_mount_left_replace(t, j->run_id, me.msg, sizeof(me.msg))
+					: 0;
+			if (me.rc > 0) {
+				fprintf(stderr, "stcluster: note: host %s: %s\n",
+					j->hosts[j->rank].hostname, me.msg);
+				me.rc = 0;
+			}
+			if (!me.rc)
+				me.rc = st_mount_check_target(t, j->cfg.o[ST_OPT_MOUNT_OVER].n > 0,
+							      me.msg, sizeof(me.msg));
 		}
 	}
 	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))

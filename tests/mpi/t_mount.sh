@@ -156,3 +156,56 @@ t_tmpfs_mount_released_when_the_job_is_ended_by_a_signal() {
 	! grep -q " $T/mnt " /proc/self/mounts || fail "the job left its mount on the target: $(grep " $T/mnt " /proc/self/mounts)" || return 1
 	expect_eq "$(ls -A "$T/mnt")" "" "the target as it was"
 }
+
+# A crash that leaves stcluster's own mount on the target (issue 19 item 6): rank 0 killed
+# with SIGKILL cannot detach it. --resume of that run finds the host's record of the mount
+# (the same mount id, st_dev, source and type still on top), says so, detaches it and finishes
+# the run; the target is as it was afterwards. A mount that is not the record's (the user's,
+# here a tmpfs of the same source mounted by hand) is refused as before, and stays.
+t_resume_replaces_its_own_mount_left_by_a_crash() {
+	[ "$(id -u)" = 0 ] || { echo "needs root (mounts)"; return 77; }
+	export STCLUSTER_STATE_DIR="$T/state"
+	mkdir mnt
+	trap 'umount -l "$T/mnt" 2>/dev/null; umount -l "$T/mnt" 2>/dev/null' EXIT
+	$ST --engine posix --mount tmpfs --fstype tmpfs --target "$T/mnt" --baseline off --block 4k \
+		--size 64m --runtime 300ms --iterations 12 --phases write,read --direct off --db "$T/s.db" --quiet >out 2>&1 &
+	pid=$!
+	# (0.3 s phases: the job is in its second combination or later when it is killed)
+	wait_stored "$T/s.db" 1 || { kill $pid; fail "the first combination was never stored"; return 1; }
+	# killed while its mount and the record are both there: looked at with the run stopped
+	# (a cache drop's remount has a moment with neither, and one with the mount alone)
+	k=0
+	while kill -STOP $pid && ! { grep -q " $T/mnt " /proc/self/mounts &&
+		grep -qs "^target $T/mnt\$" state/mount-*; } && [ $k -lt 250 ]; do
+		kill -CONT $pid
+		k=$((k + 1))
+		sleep 0.02
+	done
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	grep -q " $T/mnt " /proc/self/mounts || fail "no mount left on the target after SIGKILL" || return 1
+	grep -qs "^id $(awk -v t="$T/mnt" '$5 == t { id = $1 } END { print id }' /proc/self/mountinfo)\$" state/mount-* ||
+		fail "the host's record is not of the mount on top: $(cat state/mount-* 2>&1)" || return 1
+	run=$(q s.db 'SELECT run_id FROM run')
+	done_before=$(q s.db 'SELECT COUNT(*) FROM combo')
+	$ST --resume "$run" --db "$T/s.db" --quiet >out 2>err || fail "--resume: exit $?: $(cat err)" || return 1
+	grep -qF "note: host $(hostname): stcluster's own mount of run $run (id " err ||
+		fail "no note of the replaced mount: $(cat err)" || return 1
+	expect_eq "$(q s.db "SELECT status || ' ' || (SELECT COUNT(*) FROM combo) FROM run")" "complete 12" \
+		"the run finished (it had $done_before)" || return 1
+	! grep -q " $T/mnt " /proc/self/mounts || fail "a mount left on the target: $(grep " $T/mnt " /proc/self/mounts)" || return 1
+	expect_eq "$(ls -A state)" "" "the host's records after the run" || return 1
+	# the user's own mount: refused, and left alone
+	$ST --engine posix --mount tmpfs --fstype tmpfs --target "$T/mnt" --baseline off --block 4k \
+		--size 64m --runtime 300ms --iterations 12 --phases write --direct off --db "$T/s2.db" --quiet >out 2>&1 &
+	pid=$!
+	wait_stored "$T/s2.db" 1 || { kill $pid; fail "the second run's first combination"; return 1; }
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	umount -l "$T/mnt" && mount -t tmpfs tmpfs "$T/mnt" || fail "the user's own mount" || return 1
+	run2=$(q s2.db 'SELECT run_id FROM run')
+	$ST --resume "$run2" --db "$T/s2.db" --quiet >out 2>err
+	expect_eq "$?" 2 "exit of --resume over the user's mount: $(cat err)" || return 1
+	grep -q "is already a mount point (tmpfs tmpfs)" err || fail "the refusal: $(cat err)" || return 1
+	grep -q " $T/mnt " /proc/self/mounts || fail "the user's mount was removed" || return 1
+}
