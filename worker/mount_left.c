@@ -16,12 +16,15 @@
  * alone do not tell: both are the lowest free number, and a tmpfs mounted
  * by hand where stcluster's was detached got the same of each (seen). The
  * stamp does: the kernel's 64-bit mount id that is never used twice
- * (statx STATX_MNT_ID_UNIQUE, Linux 6.8), else the birth time of the
+ * (statx STATX_MNT_ID_UNIQUE, Linux 6.8), else for NFS the time the
+ * kernel client mounted it (mountstats' age, seconds, against the boot
+ * clock: a mount made later is younger), else the birth time of the
  * mount's root directory (statx btime, where the file system keeps one);
- * where neither exists no record is written, and --resume refuses a mount
- * on the target as before.
+ * where none exists no record is written, and --resume refuses a mount on
+ * the target as before.
  */
 #include "mnt.h"
+#include "rpcstats.h"
 
 #include "../common/util.h"
 
@@ -34,6 +37,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LEFT_DIR "/run/stcluster"
@@ -64,6 +68,17 @@ static int mount_stamp(const char *canon, char *buf, size_t n)
 		snprintf(buf, n, "mnt_id_unique:%llu", (unsigned long long)stx.stx_mnt_id);
 		return 0;
 	}
+	char *ms = NULL;
+	struct st_rpc_snap *snap = malloc(sizeof(*snap));
+	struct timespec now;
+	int born = snap && st_read_file("/proc/self/mountstats", &ms) == 0 &&
+		   st_rpc_parse(ms, canon, snap) == 0 && clock_gettime(CLOCK_BOOTTIME, &now) == 0;
+	if (born)
+		snprintf(buf, n, "nfs_born:%lld", (long long)now.tv_sec - (long long)snap->age);
+	free(ms);
+	free(snap);
+	if (born)
+		return 0;
 	if (statx(AT_FDCWD, canon, fl, STATX_BTIME, &stx) == 0 && (stx.stx_mask & STATX_BTIME)) {
 		snprintf(buf, n, "btime:%lld.%09u", (long long)stx.stx_btime.tv_sec,
 			 (unsigned)stx.stx_btime.tv_nsec);
@@ -119,6 +134,16 @@ void mnt_left_sync(const struct st_mount_state *s)
 	free(e);
 }
 
+/* Is stamp now the one recorded? The NFS mount time is known to the
+ * second, and read at two moments: one second either way is the same. */
+static int same_stamp(const char *now, const char *rec)
+{
+	long long a, b;
+	if (sscanf(now, "nfs_born:%lld", &a) == 1 && sscanf(rec, "nfs_born:%lld", &b) == 1)
+		return a - b <= 1 && b - a <= 1;
+	return strcmp(now, rec) == 0;
+}
+
 /* The record of canon: 0 and *r, or -errno (-ENOENT: none). */
 static int left_read(const char *canon, struct left_rec *r)
 {
@@ -168,7 +193,7 @@ int st_mount_left_replace(const char *target, const char *run_id, char *msg, siz
 		goto out;
 	if (e->mount_id != r->mount_id || e->major != r->major || e->minor != r->minor ||
 	    strcmp(e->fstype, r->fstype) || strcmp(e->source, r->source) ||
-	    mount_stamp(canon, stamp, sizeof(stamp)) || strcmp(stamp, r->stamp))
+	    mount_stamp(canon, stamp, sizeof(stamp)) || !same_stamp(stamp, r->stamp))
 		goto out; /* another mount: the user's, refused as any */
 	/* detach at once, as an abort does: the server of a crashed run may
 	 * be the one that does not answer */

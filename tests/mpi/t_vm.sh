@@ -524,3 +524,45 @@ once_vm_job_failure_says_what_stcluster_said() {
 	grep -q "^      combination 0 write rank 0: EIO in write x1$" said || fail "the rank's first error is not said" || return 1
 	grep -q "FAIL: the job (exit 1)" said || fail "no failure line" || return 1
 }
+
+# A client rank killed with SIGKILL on the kernel path (issue 19 item 6): its host keeps
+# stcluster's NFS mount on the target, as nothing is left to detach it. --resume of the run
+# finds that host's record of the mount (on Linux 6.1 the stamp is the NFS client's mount time,
+# from mountstats), says so, detaches it, finishes the run, and leaves nothing mounted and
+# nothing on the export. Before, --resume was refused there ("already a mount point").
+once_vm_resume_replaces_the_mount_a_killed_rank_left() {
+	vm_lab || return $?
+	trap 'unmount_target; rm -rf "$VMLAB_EXPORT"/stcluster-*' EXIT
+	vm_mpirun -np $VMLAB_NP $ST --engine posix --mount "$VMLAB_SERVER:/export" --target "$VMLAB_TARGET" \
+		--vers 4.2 --block 1m --size 16m --runtime 1s --iterations 6 --phases write --baseline off \
+		--db "$T/s.db" --quiet >out 2>&1 &
+	job=$!
+	# in the guest: the rank is stopped while its mount and the record of it are both there
+	# (a combination's mount comes before its record), then killed
+	vm_on $VMLAB_V2 sh -c 'for i in $(seq 600); do
+		p=$(pgrep -x stcluster)
+		if [ -n "$p" ] && kill -STOP $p 2>/dev/null; then
+			if mountpoint -q "$0" && grep -qs "^target $0\$" /run/stcluster/mount-*; then
+				kill -9 $p && exit 0
+			fi
+			kill -CONT $p
+		fi
+		sleep 0.1
+	done; exit 1' "$VMLAB_TARGET" || { kill $job; fail "no mount of the run with its record in $VMLAB_V2: $(tail -5 out)"; return 1; }
+	wait $job
+	rc=$?
+	[ $rc != 0 ] || fail "the job with a killed rank exited 0" || return 1
+	vm_on $VMLAB_V2 mountpoint -q "$VMLAB_TARGET" || fail "no mount left in $VMLAB_V2 (nothing to replace)" || return 1
+	# Linux 6.1 has no unique mount id: the NFS client's mount time is the stamp
+	vm_on $VMLAB_V2 sh -c 'cat /run/stcluster/mount-*' >rec
+	grep -q '^stamp nfs_born:[0-9][0-9]*$' rec || fail "the host's record: $(cat rec)" || return 1
+	run=$(q s.db 'SELECT run_id FROM run')
+	vm_mpirun -np $VMLAB_NP $ST --resume "$run" --db "$T/s.db" --quiet >out 2>err ||
+		vm_job_failed $? err s.db || return 1
+	grep -qF "note: host $VMLAB_V2: stcluster's own mount of run $run (id " err ||
+		fail "no note of the replaced mount: $(cat err)" || return 1
+	expect_eq "$(q s.db "SELECT status || ' ' || (SELECT COUNT(*) FROM combo WHERE status = 'ok') FROM run")" \
+		"complete 6" "the resumed run" || return 1
+	nothing_mounted "after the resume" || return 1
+	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
+}
