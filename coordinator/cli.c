@@ -34,6 +34,11 @@ const struct st_cli_opt_def st_cli_opts[] = {
 	  .def_n = ST_HISTORY_WINDOW,
 	  .help = "compare each run with the last N earlier runs of its configuration on the "
 		  "same hosts (0: all of them)" },
+	{ .opt = ST_CLI_RUNS, .name = "runs", .arg = "N", .kind = ST_CLI_K_COUNT,
+	  .off = SUBARG(runs), .min = 0, .max = 1000000, .hint = " (0: every run)",
+	  .def_n = ST_HISTORY_RUNS,
+	  .help = "show the last N runs of the store, reading those and the --window runs "
+		  "before them only (0: every run)" },
 	{ .opt = ST_CLI_PERCENTILES, .name = "percentiles", .arg = "LIST", .kind = ST_CLI_K_TEXT,
 	  .off = SUBARG(percentiles), .empty = "list",
 	  .help = "the latency percentiles shown beside the max, from the stored histograms "
@@ -66,7 +71,7 @@ const struct st_cli_opt_def st_cli_opts[] = {
 const size_t st_cli_nopts = ST_ARRAY_LEN(st_cli_opts);
 
 /* the masks of a subcommand's options and formats are unsigned */
-_Static_assert(ST_CLI_WIDE < 1u << 31 && ST_FMT_COUNT <= 32, "an option mask has room");
+_Static_assert(ST_CLI_RUNS < 1u << 31 && ST_FMT_COUNT <= 32, "an option mask has room");
 
 const struct st_subcmd *st_cli_find(const struct st_subcmd *table, size_t n, const char *name)
 {

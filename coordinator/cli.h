@@ -40,6 +40,7 @@ enum st_cli_opt {
 	ST_CLI_UNITS = 1u << 10,      /* --units si|iec */
 	ST_CLI_COLUMNS = 1u << 11,    /* --columns LIST */
 	ST_CLI_WIDE = 1u << 12,	      /* --wide */
+	ST_CLI_RUNS = 1u << 13,	      /* --runs N */
 };
 
 /* How an option's value is read, and the type of its st_subargs field. */

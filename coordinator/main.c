@@ -101,13 +101,17 @@ static const struct st_subcmd subcmds[] = {
 	{ .name = "history",
 	  .run = st_cmd_history,
 	  .args = "",
-	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE | ST_CLI_WINDOW,
+	  .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE | ST_CLI_WINDOW |
+		  ST_CLI_RUNS,
 	  .maxpos = 0,
 	  .formats = ST_CLI_ALL_FORMATS,
 	  .help =
-		  "One configuration across all runs over time: per run, the mean aggregate MB/s of the "
+		  "One configuration over time: per run of the last N of the store (--runs, 20; 0: "
+		  "all), the mean aggregate MB/s of the "
 		  "configurations EXPR selects, beside the last N (--window, 5; 0: all) earlier runs of "
-		  "the same configuration on the same hosts, with a verdict: regression or improvement "
+		  "the same configuration on the same hosts among the runs before it (the --runs and "
+		  "--window runs are all history reads, whatever the store holds), with a verdict: "
+		  "regression or improvement "
 		  "when the difference is "
 		  "beyond the earlier runs' noise (Welch's t-test at 95 %, or the 95 % prediction "
 		  "interval when this run has fewer than 3 iterations), else within noise. EXPR is SQL "

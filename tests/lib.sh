@@ -42,6 +42,15 @@ within() {
 		fail "$4: $1 is not within $3 % of $2"
 }
 
+# pages_read DB ARGS...: the pages stcluster ARGS reads of the store $T/DB (its
+# pread64 calls on the file and its WAL: SQLite reads a page a call)
+pages_read() {
+	db=$1
+	shift
+	strace -f -y -e trace=pread64 -o pages.out $ST "$@" >/dev/null || return 1
+	grep -c "pread64([0-9]*<$T/$db\(-wal\)\?>" pages.out
+}
+
 # tree_sum DIR: a fingerprint of every file and its bytes under DIR
 tree_sum() { (cd "$1" && find . -print0 | sort -z | xargs -0 -r sha256sum 2>/dev/null; find . | sort) | sha256sum; }
 

@@ -624,10 +624,27 @@ int st_cmd_effects(const struct st_subargs *a)
 
 /* ---- history ---- */
 
+/* The last n runs of the store (by start, as "last" takes them), a
+ * subquery over main.run: its index, so a handful of rows whatever the
+ * store holds. */
+#define HISTORY_LAST_RUNS "(SELECT run_id FROM main.run ORDER BY started_at DESC, rowid DESC LIMIT %d)"
+
+/* Into out: the condition on main.combo of the runs history reads: the
+ * last --runs runs and the --window runs before them, so that its cost is
+ * theirs, not the store's ("1": every run, when either is 0). */
+static void history_runs(const struct st_subargs *a, struct st_strbuf *out)
+{
+	if (a->runs > 0 && a->window > 0)
+		st_strbuf_addf(out, "run_id IN " HISTORY_LAST_RUNS, a->runs + a->window);
+	else
+		st_strbuf_put(out, "1");
+}
+
 /* Into out: a condition on main.combo selecting the combinations `where`
- * keeps, when it compiles over the sweep options' columns alone; 0, or -1
- * (it names something else: every combination is read). */
-static int history_combos(sqlite3 *db, const char *where, struct st_strbuf *out)
+ * keeps among those of the runs `runs` selects (history_runs), when it
+ * compiles over the sweep options' columns alone; 0, or -1 (it names
+ * something else: every combination of those runs is read). */
+static int history_combos(sqlite3 *db, const char *where, const char *runs, struct st_strbuf *out)
 {
 	struct st_strbuf opts = { 0 }, probe = { 0 };
 	/* not the options a phase may have of its own (common/phaseopt.h): a
@@ -643,9 +660,9 @@ static int history_combos(sqlite3 *db, const char *where, struct st_strbuf *out)
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 	if (!opts.oom && !st_query_prepare(db, probe.oom ? NULL : probe.p, &none, &st, err, sizeof(err))) {
-		st_strbuf_addf(out, "combo_id IN (SELECT combo_id FROM (SELECT combo_id%s FROM main.combo) "
-				    "WHERE (%s))",
-			       o, where);
+		st_strbuf_addf(out, "(%s) AND combo_id IN (SELECT combo_id FROM (SELECT combo_id%s FROM "
+				    "main.combo WHERE (%s)) WHERE (%s))",
+			       runs, o, runs, where);
 		rc = out->oom ? -1 : 0;
 	}
 	sqlite3_finalize(st);
@@ -688,11 +705,14 @@ int st_cmd_history(const struct st_subargs *a)
 		return 2;
 	sqlite3 *db = st_store_db(s);
 	struct st_qparams p = { .phase = a->phase, .window = a->window };
-	/* a --where over the sweep options alone selects whole configurations,
-	 * their earlier runs with them (history partitions by configuration):
-	 * then only their rows are read (scope.h) */
-	struct st_strbuf combos = { 0 };
-	if (a->where && history_combos(db, where, &combos) == 0)
+	/* the rows of the runs shown and of the --window runs before them
+	 * (scope.h); a --where over the sweep options alone selects whole
+	 * configurations, their earlier runs with them (history partitions by
+	 * configuration): then only their rows of those runs */
+	struct st_strbuf runs = { 0 }, combos = { 0 };
+	history_runs(a, &runs);
+	p.scope = runs.oom ? "1" : runs.p;
+	if (a->where && history_combos(db, where, p.scope, &combos) == 0)
 		p.scope = combos.p;
 	int vary[ST_OPT_COUNT], rc = 2;
 	/*
@@ -706,6 +726,8 @@ int st_cmd_history(const struct st_subargs *a)
 	struct st_strbuf from = { 0 }, b = { 0 };
 	sb_subquery(&from, st_sql_q_history);
 	st_strbuf_addf(&from, " WHERE (%s)", where);
+	if (a->runs > 0)
+		st_strbuf_addf(&from, " AND run_id IN " HISTORY_LAST_RUNS, a->runs);
 	int got = from.oom ? -1 : varying(db, from.p, &p, vary, err, sizeof(err));
 	if (got < 0 && p.scope) {
 		/* a subquery over the store's tables (block IN (SELECT block FROM
@@ -750,6 +772,7 @@ out:
 	st_strbuf_release(&from);
 	st_strbuf_release(&b);
 	st_strbuf_release(&combos);
+	st_strbuf_release(&runs);
 	st_store_close(s);
 	return rc;
 }

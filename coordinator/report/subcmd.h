@@ -14,6 +14,9 @@ struct st_store;
 
 /* history --window when not given: the earlier runs each run is compared with */
 #define ST_HISTORY_WINDOW 5
+/* history --runs when not given: the last runs it shows (and, with their
+ * --window runs before them, the only runs it reads) */
+#define ST_HISTORY_RUNS 20
 
 /* The options of a read-only subcommand; unset ones keep their defaults. */
 struct st_subargs {
@@ -27,6 +30,7 @@ struct st_subargs {
 	const char *where;     /* --where EXPR, or NULL */
 	int force;	       /* --force: report --html may replace a file it did not write */
 	int window;	       /* --window N: history compares with the N earlier runs (0: all) */
+	int runs;	       /* --runs N: history shows the last N runs (0: all) */
 	const char *percentiles; /* --percentiles LIST, or NULL (report/json.h's default) */
 	const char *units;	 /* --units si|iec, or NULL */
 	const char *columns;	 /* --columns LIST, or NULL */

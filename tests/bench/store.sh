@@ -8,8 +8,9 @@
 # years of history: stores of 100, 1,000 and 10,000 combinations (STORE_SIZES). At each size,
 # every per-run command is timed on the last run (median of STORE_REPS, seconds): report,
 # report --top 10, effects, compare (the last run against the one before), history (every
-# configuration of every run), history of one configuration (--where "block=4k AND
-# threads=1": its 5 iterations in every run), report --html, audit; and the store's bytes per rank and phase (page_count * page_size /
+# configuration of the last 20 runs, read with the 5 runs before them: --runs, --window),
+# history of one configuration (--where "block=4k AND threads=1": its 5 iterations in each
+# of those runs), report --html, audit; and the store's bytes per rank and phase (page_count * page_size /
 # rank_result rows) and per combination. Then each command's page reads, once (STORE_PAGES=1,
 # the default, where strace is installed): what must stay flat in the history (issue 22).
 #
@@ -18,7 +19,7 @@
 # and flat (within 2x) from the smallest store to the largest.
 #
 # Knobs: STORE_NP (16), STORE_SIZES ("100 1000 10000"), STORE_REPS (3), STORE_HISTORY (1; 0:
-# history is not run, "-": it reads every run, 34 min at 1,000 runs of 100), STCLUSTER (./stcluster;
+# history is not run; before --runs it read every run, 34 min at 1,000 runs of 100), STCLUSTER (./stcluster;
 # before/after: run it once with each binary, since the binary that writes the real run decides
 # the bytes). Everything it creates is under one temp directory, removed on exit.
 

@@ -171,15 +171,7 @@ print('notes:', [r.get('note') for r in rows])
 EOF
 }
 
-# pages_read DB ARGS...: the pages stcluster ARGS reads of the store DB (its
-# pread64 calls on the file and its WAL: SQLite reads a page a call)
-pages_read() {
-	db=$1
-	shift
-	strace -f -y -e trace=pread64 -o pages.out $ST "$@" >/dev/null || return 1
-	grep -c "pread64([0-9]*<$T/$db\(-wal\)\?>" pages.out
-}
-
+# (pages_read: tests/lib.sh)
 once_report_run_reads_the_same_pages_whatever_the_history() {
 	# issue 22: a run's report read every interval row of the store (its
 	# stall count through the views' window functions), every run's plan

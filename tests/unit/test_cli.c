@@ -62,7 +62,7 @@ static void parsing(void)
 {
 	struct st_subcmd c = { .name = "history", .run = no_run, .args = "", .help = "x",
 			       .opts = ST_CLI_DB | ST_CLI_FORMAT | ST_CLI_WHERE | ST_CLI_PHASE |
-				       ST_CLI_WINDOW,
+				       ST_CLI_WINDOW | ST_CLI_RUNS,
 			       .formats = 1u << ST_FMT_TABLE | 1u << ST_FMT_CSV };
 	struct st_subargs a;
 	char *none[] = { "history" };
@@ -70,10 +70,12 @@ static void parsing(void)
 	CHECK(strcmp(a.cmd, "history") == 0 && strcmp(a.db, ST_DB_DEFAULT) == 0);
 	CHECK(strcmp(a.run, "last") == 0 && a.format == ST_FMT_TABLE && a.window == ST_HISTORY_WINDOW);
 	CHECK(a.phase == NULL && a.where == NULL && a.html == NULL && a.top == 0 && !a.force);
+	CHECK(a.runs == ST_HISTORY_RUNS);
 	char *some[] = { "history", "--where", "rsize=1m", "--phase=read", "--window", "0",
-			 "--format", "csv", "--db=x.db" };
-	CHECK(st_cli_parse(&c, 9, some, &a) == 0);
+			 "--format", "csv", "--db=x.db", "--runs", "3" };
+	CHECK(st_cli_parse(&c, 11, some, &a) == 0);
 	CHECK(strcmp(a.where, "rsize=1m") == 0 && strcmp(a.phase, "read") == 0 && a.window == 0);
+	CHECK(a.runs == 3);
 	CHECK(a.format == ST_FMT_CSV && strcmp(a.db, "x.db") == 0);
 	/* each refused in one line on stderr naming the option and the value */
 	static const struct {
@@ -84,6 +86,7 @@ static void parsing(void)
 		{ "--format", "json", "--format: unknown value 'json' (one of: table, csv)\n" },
 		{ "--window", "-1", "--window: invalid count '-1' (0: every earlier run)\n" },
 		{ "--window", "1000001", "--window: invalid count '1000001'" },
+		{ "--runs", "x", "--runs: invalid count 'x' (0: every run)\n" },
 		{ "--top", "3", "stcluster history: unknown option '--top'\n" },
 		{ "--where", NULL, "--where: missing value\n" },
 		{ "--db=a", "--db=b", "--db: given twice (give it once)\n" },
