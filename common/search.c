@@ -63,9 +63,9 @@ void st_search_plan(const struct st_config *cfg, struct st_search_plan *p)
 	if (cfg->o[ST_OPT_SEARCH].v[0] != ST_SEARCH_HALVING) {
 		p->nstages = 1;
 		p->stage[0] = (struct st_search_stage){ .keep = combos, .iterations = it,
-							.scale = 1 };
+							.max_iterations = it, .scale = 1 };
 		p->runs = combos * it;
-		p->full_runs = (double)p->runs;
+		p->full_runs = p->min_full_runs = (double)p->runs;
 		return;
 	}
 	uint64_t keep = combos;
@@ -86,11 +86,13 @@ void st_search_plan(const struct st_config *cfg, struct st_search_plan *p)
 		st->iterations = s + 1 < p->nstages ? 1
 			       : it > ST_SEARCH_FINAL_ITERATIONS ? it
 								  : ST_SEARCH_FINAL_ITERATIONS;
+		st->max_iterations = s + 1 < p->nstages ? 1 : ST_SEARCH_RACE * st->iterations;
 		st->first_iteration = first;
 		st->seq0 = seq;
-		first += st->iterations;
-		seq += st->keep * st->iterations;
-		p->full_runs += (double)(st->keep * st->iterations) / (double)st->scale;
+		first += st->max_iterations;
+		seq += st->keep * st->max_iterations;
+		p->full_runs += (double)(st->keep * st->max_iterations) / (double)st->scale;
+		p->min_full_runs += (double)(st->keep * st->iterations) / (double)st->scale;
 	}
 	p->runs = seq;
 	if (cfg->o[ST_OPT_BUDGET].n) {

@@ -8,7 +8,10 @@
  * --runtime and --files scaled, at least one block, 0.1 s, one file); each
  * later stage keeps the best third (rounded up) of the one before, 3 times
  * longer, until at most 3 remain: the last stage S measures them at full
- * length, max(--iterations, 3) times. Iteration numbers go on across the
+ * length in rounds, each finalist once a round: max(--iterations, 3)
+ * rounds, then more, up to twice as many, while more than one finalist is
+ * left that Welch's test has not found worse than the best (a race:
+ * job/search.c). Iteration numbers go on across the
  * stages (a combination's stage-0 run is iteration 0, its next stage's
  * first is 1, ...), so no (matrix index, iteration) is measured twice.
  * Which combinations a stage keeps is job/search.c's, from the figures
@@ -24,21 +27,26 @@
 
 #define ST_SEARCH_ETA 3		   /* a stage keeps 1/ETA of the one before */
 #define ST_SEARCH_FINAL_ITERATIONS 3 /* the last stage's repeats, at least */
+#define ST_SEARCH_RACE 2		   /* ... and at most this many times that */
+#define ST_SEARCH_RACE_MAX ST_SEARCH_ETA /* the last stage's finalists, at most */
 #define ST_SEARCH_STAGES 24	   /* ceil(log3(2^32)) + 2 */
 
 struct st_search_stage {
 	uint64_t keep;		  /* combinations it measures */
-	uint32_t iterations;	  /* runs of each */
+	uint32_t iterations;	  /* runs of each (the last stage: before its race) */
+	uint32_t max_iterations;  /* the last stage: the race's rounds at most */
 	uint32_t first_iteration; /* combo.iteration of each one's first run */
-	uint64_t seq0;		  /* combo.seq of the stage's first run */
+	uint64_t seq0;		  /* combo.seq of the stage's first run: round r of
+				   * finalist k is seq0 + r keep + k */
 	uint64_t scale;		  /* its length is 1/scale of the full one */
 };
 
 struct st_search_plan {
 	int nstages;
 	struct st_search_stage stage[ST_SEARCH_STAGES];
-	uint64_t runs;	      /* combination-runs of every stage */
+	uint64_t runs;	      /* combination-runs of every stage (the race in full) */
 	double full_runs;     /* the same counted in full-length runs */
+	double min_full_runs; /* ... if the race ends after its first rounds */
 	int64_t budget_runs;  /* --budget N; 0: none */
 	int64_t budget_ns;    /* --budget DURATION; 0: none */
 };

@@ -6,6 +6,7 @@
 #include "search.h"
 
 #include "../../common/permute.h"
+#include "../../common/stats.h"
 #include "../../common/units.h"
 #include "../../common/util.h"
 #include "../../common/wire.h"
@@ -71,42 +72,139 @@ static int budget_spent(const struct job *j, const struct st_search_plan *p, int
 	       (p->budget_ns && st_now_ns() - j->run_start_ns >= p->budget_ns);
 }
 
-/* Rank 0: what to do with run k of stage s (its combination into *c). */
-static int next_run(struct job *j, const struct st_search_plan *p, int s, const uint32_t *idx,
-		    uint64_t count, uint64_t item, uint64_t seq, const unsigned char *stored,
-		    uint64_t *done, struct st_combo *c)
+/* The last stage's race, on rank 0: which finalists are still in it. */
+struct race {
+	unsigned char alive[ST_SEARCH_RACE_MAX];
+	uint64_t left;
+};
+
+/* Rank 0, before round `round` of the last stage s (from its iterations-th
+ * on): Welch's test of each finalist still in the race against the best
+ * mean, over their runs of this stage so far (as stored: a resume decides
+ * again the same); one worse at 95 % (its interval of the difference above
+ * 0), or with a run that went badly, leaves the race. 0, or -1 after a
+ * message (the store failed). */
+static int race_round(struct job *j, const struct st_search_plan *p, int s, const uint32_t *idx,
+		      uint64_t count, uint32_t round, struct race *r)
 {
 	const struct st_search_stage *st = &p->stage[s];
-	uint64_t pos = item / st->iterations;
-	if ((stored && stored[seq]) || pos >= count)
+	uint64_t max = count * st->max_iterations;
+	struct st_stage_run *runs = calloc(max ? max : 1, sizeof(*runs));
+	double *x = calloc(st->max_iterations, sizeof(*x));
+	char err[ST_ERR_MAX];
+	int64_t got = runs && x ? st_store_stage_runs(j->store, j->run_id, s,
+						      st->first_iteration + round, runs, max, err,
+						      sizeof(err))
+				: -1;
+	if (got < 0) {
+		fprintf(stderr, "stcluster: --search halving: the race of stage %d: %s\n", s,
+			runs && x ? err : "out of memory");
+		free(runs);
+		free(x);
+		return -1;
+	}
+	double mean[ST_SEARCH_RACE_MAX], sd[ST_SEARCH_RACE_MAX];
+	int n[ST_SEARCH_RACE_MAX], bad[ST_SEARCH_RACE_MAX];
+	int64_t lead = -1;
+	for (uint64_t k = 0; k < count; k++) {
+		n[k] = bad[k] = 0;
+		for (int64_t i = 0; i < got; i++)
+			if (runs[i].index == idx[k] && n[k] < (int)st->max_iterations) {
+				bad[k] |= runs[i].figure < 0;
+				x[n[k]++] = runs[i].figure;
+			}
+		st_moments(x, n[k], &mean[k], &sd[k]);
+		if (r->alive[k] && !bad[k] && (lead < 0 || mean[k] > mean[lead]))
+			lead = (int64_t)k;
+	}
+	for (uint64_t k = 0; lead >= 0 && k < count; k++) {
+		struct st_welch w;
+		if (!r->alive[k] || (int64_t)k == lead)
+			continue;
+		if (bad[k] || (!st_welch_test(mean[k], sd[k], n[k], mean[lead], sd[lead], n[lead],
+					       &w) && w.lo > 0)) {
+			r->alive[k] = 0;
+			r->left--;
+		}
+	}
+	free(runs);
+	free(x);
+	return 0;
+}
+
+/* Rank 0: what to do with run `item` of stage s (its combination into *c):
+ * round item / count, finalist item % count. */
+static int next_run(struct job *j, const struct st_search_plan *p, int s, const uint32_t *idx,
+		    uint64_t count, uint64_t item, uint64_t seq, const unsigned char *stored,
+		    const struct race *r, uint64_t *done, struct st_combo *c)
+{
+	const struct st_search_stage *st = &p->stage[s];
+	uint64_t pos = item % st->keep;
+	if ((stored && stored[seq]) || pos >= count || (pos < ST_SEARCH_RACE_MAX && !r->alive[pos]) ||
+	    (item >= st->iterations * st->keep && r->left < 2))
 		return SKIP_IT;
 	if (budget_spent(j, p, s, *done))
 		return STOP;
 	st_plan_combo(&j->cfg, idx[pos], c);
 	st_search_scale(p, s, c);
 	c->seq = (uint32_t)seq;
-	c->iteration = st->first_iteration + (uint32_t)(item % st->iterations);
+	c->iteration = st->first_iteration + (uint32_t)(item / st->keep);
 	(*done)++;
 	return RUN_IT;
 }
 
-/* Every rank: the runs of stage s, in order or shuffled by --shuffle SEED
- * (the stage's own order, the same again when resuming). 1: stop (the
- * budget is spent, a store write failed). */
+/* Rank 0, at the start of round `round` of stage s: the race's next step
+ * (the last stage, from its iterations-th round), or the rounds end. -1:
+ * the store failed. */
+static int round_start(struct job *j, const struct st_search_plan *p, int s, const uint32_t *idx,
+		       uint64_t count, uint32_t round, struct race *r)
+{
+	const struct st_search_stage *st = &p->stage[s];
+	if (round == 0) {
+		memset(r, 0, sizeof(*r));
+		for (uint64_t k = 0; k < count && k < ST_SEARCH_RACE_MAX; k++)
+			r->alive[k] = 1;
+		r->left = count;
+		return 0;
+	}
+	if (round < st->iterations || r->left < 2)
+		return 0;
+	uint64_t before = r->left;
+	if (race_round(j, p, s, idx, count, round, r))
+		return -1;
+	if (!j->quiet && (r->left < before || r->left < 2 || round + 1 == st->max_iterations)) {
+		printf("stage %d, round %u: %llu of %llu finalists still in the race%s\n", s, round,
+		       (unsigned long long)r->left, (unsigned long long)count,
+		       r->left < 2 ? ", which ends" : "");
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/* Every rank: the runs of stage s, round by round (each finalist once a
+ * round), in order or shuffled by --shuffle SEED (each round's own order,
+ * the same again when resuming). 1: stop (the budget is spent, a store
+ * write failed). */
 static int run_stage(struct job *j, const struct st_search_plan *p, int s, const uint32_t *idx,
 		     uint64_t count, const unsigned char *stored, uint64_t *done)
 {
 	const struct st_search_stage *st = &p->stage[s];
-	uint64_t runs = st->keep * st->iterations;
+	uint64_t runs = st->keep * st->max_iterations;
 	struct st_permute order;
+	struct race r;
 	int shuffled = j->cfg.o[ST_OPT_SHUFFLE].n > 0;
-	if (shuffled)
-		st_permute_init(&order, runs, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0] + (uint64_t)s);
 	for (uint64_t k = 0; k < runs; k++) {
 		struct st_combo c;
-		uint64_t item = shuffled ? st_permute_next(&order) : k;
-		int action = j->rank == 0 ? next_run(j, p, s, idx, count, item, st->seq0 + k, stored,
-						     done, &c)
+		uint32_t round = (uint32_t)(k / st->keep);
+		if (k % st->keep == 0 && shuffled)
+			st_permute_init(&order, st->keep, (uint64_t)j->cfg.o[ST_OPT_SHUFFLE].v[0] +
+								  (uint64_t)s + ((uint64_t)round << 32));
+		if (k % st->keep == 0 && j->rank == 0 && round_start(j, p, s, idx, count, round, &r))
+			j->store_failed = 1;
+		uint64_t item = round * st->keep + (shuffled ? st_permute_next(&order) : k % st->keep);
+		int action = j->store_failed ? STOP
+			   : j->rank == 0 ? next_run(j, p, s, idx, count, item, st->seq0 + k, stored,
+						     &r, done, &c)
 					  : RUN_IT;
 		MPI_Bcast(&action, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		if (action == SKIP_IT)
@@ -163,23 +261,29 @@ void st_search_print_plan(const struct st_config *cfg, FILE *out)
 	int stop_stage = -1;
 	for (int s = 0; s < p->nstages; s++) {
 		const struct st_search_stage *st = &p->stage[s];
-		fprintf(out, "  stage %d: %llu combination%s x %u run%s at ", s,
-			(unsigned long long)st->keep, st->keep > 1 ? "s" : "", st->iterations,
-			st->iterations > 1 ? "s" : "");
+		fprintf(out, "  stage %d: %llu combination%s x ", s, (unsigned long long)st->keep,
+			st->keep > 1 ? "s" : "");
+		if (st->max_iterations > st->iterations)
+			fprintf(out, "%u to %u runs (a race: the runs past %u only while Welch's test "
+				     "has not found the others worse than the best) at ",
+				st->iterations, st->max_iterations, st->iterations);
+		else
+			fprintf(out, "%u run%s at ", st->iterations, st->iterations > 1 ? "s" : "");
 		if (st->scale > 1)
 			fprintf(out, "1/%llu of the length\n", (unsigned long long)st->scale);
 		else
 			fprintf(out, "full length\n");
-		uint64_t runs = st->keep * st->iterations;
+		uint64_t runs = st->keep * st->max_iterations;
 		if (p->budget_runs && stop_stage < 0 && st->seq0 + runs > (uint64_t)p->budget_runs) {
 			stop_stage = s;
 			stop_runs = (uint64_t)p->budget_runs;
 		}
 	}
 	uint64_t full = p->stage[0].keep * (uint64_t)cfg->o[ST_OPT_ITERATIONS].v[0];
-	fprintf(out, "%llu combination-runs, %.1f full-length runs' worth (a full sweep: %llu, "
-		     "%.0f %%)\n",
-		(unsigned long long)p->runs, p->full_runs, (unsigned long long)full,
+	fprintf(out, "%llu combination-runs at most, %.1f to %.1f full-length runs' worth (a full "
+		     "sweep: %llu, %.0f to %.0f %%)\n",
+		(unsigned long long)p->runs, p->min_full_runs, p->full_runs,
+		(unsigned long long)full, full ? 100.0 * p->min_full_runs / (double)full : 0.0,
 		full ? 100.0 * p->full_runs / (double)full : 0.0);
 	if (stop_stage >= 0)
 		fprintf(out, "--budget %s: stops in stage %d, after %llu combination-runs\n",

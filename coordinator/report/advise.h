@@ -27,7 +27,7 @@
 #define ST_ADVISE_H
 
 #include "../../common/options.h"
-#include "stats.h"
+#include "../../common/stats.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

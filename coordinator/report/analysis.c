@@ -23,7 +23,7 @@
 #include "../store/output.h"
 #include "../store/runs.h"
 #include "../store/store.h"
-#include "stats.h"
+#include "../../common/stats.h"
 #include "subcmd.h"
 #include "where.h"
 

@@ -24,7 +24,7 @@
 #include "../store/runs.h"
 #include "html_data.h"
 #include "html_svg.h"
-#include "stats.h"
+#include "../../common/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

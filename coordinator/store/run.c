@@ -420,3 +420,53 @@ int64_t st_store_stage_ranking(struct st_store *s, const char *run_id, int stage
 	qsort(out, got, sizeof(*out), by_score);
 	return (int64_t)got;
 }
+
+int64_t st_store_stage_runs(struct st_store *s, const char *run_id, int stage, uint32_t below,
+			    struct st_stage_run *out, uint64_t max, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT c.combo_id, c.matrix_index, c.status = 'ok', "
+			       "CASE WHEN p.bytes > 0 THEN p.agg_mbps ELSE p.iops END "
+			       "FROM combo c LEFT JOIN phase_summary p USING (combo_id) "
+			       "WHERE c.run_id = ?1 AND c.stage = ?2 AND c.iteration < ?3 "
+			       "ORDER BY c.matrix_index, c.combo_id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	st_db_bind_text(st, 1, run_id);
+	sqlite3_bind_int(st, 2, stage);
+	sqlite3_bind_int64(st, 3, below);
+	struct ranked cur = { 0 };
+	int64_t id = -1;
+	uint64_t got = 0;
+	int have = 0, rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW || have) {
+		int64_t this = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+		if (have && (rc != SQLITE_ROW || this != id)) {
+			/* one run done: the geometric mean of its phases' figures */
+			if (got < max)
+				out[got++] = (struct st_stage_run){
+					.index = cur.index,
+					.figure = cur.ok && cur.phases ? exp(cur.logsum / cur.phases)
+								       : -1.0,
+				};
+			have = 0;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		if (!have)
+			cur = (struct ranked){ .index = (uint32_t)sqlite3_column_int64(st, 1), .ok = 1 };
+		have = 1;
+		id = this;
+		cur.ok &= sqlite3_column_int(st, 2) == 1;
+		double f = sqlite3_column_double(st, 3);
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL && f > 0) {
+			cur.logsum += log(f);
+			cur.phases++;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return (int64_t)got;
+}

@@ -120,6 +120,18 @@ struct st_stage_rank {
 int64_t st_store_stage_ranking(struct st_store *s, const char *run_id, int stage,
 			       struct st_stage_rank *out, uint64_t max, char *err, size_t n);
 
+/* --search halving's last stage: each run of stage `stage` of the run with
+ * an iteration below `below`, ordered by matrix index: its figure, the
+ * geometric mean over its phases of the aggregate (MB/s; op/s for a
+ * metadata phase), -1 for a run that did not go well. At most max into
+ * out; the count, or -1 with err. */
+struct st_stage_run {
+	uint32_t index;
+	double figure;
+};
+int64_t st_store_stage_runs(struct st_store *s, const char *run_id, int stage, uint32_t below,
+			    struct st_stage_run *out, uint64_t max, char *err, size_t n);
+
 /* The baseline rows the run has stored (-1: the store cannot say). */
 int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
 

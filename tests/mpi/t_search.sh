@@ -68,11 +68,13 @@ t_search_halving_picks_the_planted_best_in_a_fraction_of_the_sweep() {
 		echo "    run $try: too noisy to judge its pick (load $(cut -d' ' -f1 /proc/loadavg)); again" >&2
 	done
 	expect_eq "$(q full.db 'SELECT COUNT(*) FROM combo')" 81 "the full sweep's runs" || return 1
-	# stage 0: 27 x 1 at 1/9 of --size, stage 1: 9 x 1 at 1/3, stage 2: 3 x 3 at full length
-	expect_eq "$(q h.db "SELECT group_concat(x, ' ') FROM (SELECT stage || ':' || COUNT(*) || 'x' ||
+	# stage 0: 27 x 1 at 1/9 of --size, stage 1: 9 x 1 at 1/3, stage 2: 3 x 3 to 6 at full
+	# length (its race)
+	expect_eq "$(q h.db "SELECT group_concat(x, ' ') FROM (SELECT stage || ':' || CASE WHEN stage = 2 THEN MIN(COUNT(*), 9) ELSE COUNT(*) END || 'x' ||
 		COUNT(DISTINCT matrix_index) || '@' || MIN(size) || '-' || MAX(size) AS x FROM combo
 		GROUP BY stage ORDER BY stage)")" "0:27x27@1835008-1835008 1:9x9@5570560-5570560 2:9x3@16777216-16777216" \
 		"the stages' runs, combinations and sizes" || return 1
+	expect_eq "$(q h.db 'SELECT COUNT(*) BETWEEN 9 AND 18 FROM combo WHERE stage = 2')" 1 "the race's runs" || return 1
 	expect_eq "$(q h.db 'SELECT COUNT(*) FROM (SELECT 1 FROM combo GROUP BY matrix_index, iteration HAVING COUNT(*) > 1)')" 0 \
 		"no (combination, iteration) measured twice" || return 1
 	expect_eq "$(q h.db 'SELECT COUNT(*) FROM combo WHERE status <> '"'ok'"'')" 0 "every run ok" || return 1
@@ -93,7 +95,7 @@ import json
 a = json.load(open('a.json'))
 assert a['summary']['search_stage'] == 2, a['summary']
 b = a['rows'][0]['best']
-assert b['iterations'] == 3, b
+assert b['iterations'] >= 3, b
 # the options the stages chose are in the answer, constant in the last stage or not
 assert all(b['options'].get(o) for o in ('rsize', 'nconnect', 'vers')), b['options']
 PY
@@ -101,7 +103,7 @@ PY
 		fail "advise's table does not name the stage" || return 1
 	# the cost: fewer combination-runs and less summed phase time
 	runs=$(q h.db 'SELECT COUNT(*) FROM combo')
-	expect_eq "$runs" 45 "halving's combination-runs" || return 1
+	expect_eq "$(q h.db 'SELECT COUNT(*) BETWEEN 45 AND 54 FROM combo')" 1 "halving's combination-runs, $runs" || return 1
 	fspan=$(q full.db 'SELECT SUM(span_ns) FROM result')
 	hspan=$(q h.db 'SELECT SUM(span_ns) FROM result')
 	echo "    summed phase time: halving $hspan ns, full $fspan ns; runs $runs of 81" >&2
@@ -116,21 +118,22 @@ t_search_every_stage_stored_reports_run_on_it() {
 	# the run's summary is of the last stage: its 2 combinations at full length
 	expect_eq "$(awk '$1 == "write" && $2 ~ /^[0-9]+$/ { print $2 }' out.txt)" 2 \
 		"the summary's combinations: $(cat out.txt)" || return 1
-	expect_eq "$(q s.db 'SELECT group_concat(n) FROM (SELECT COUNT(*) AS n FROM combo GROUP BY stage ORDER BY stage)')" \
-		"6,6" "6 combinations at 1/3, then the best 2 x 3" || return 1
+	expect_eq "$(q s.db 'SELECT group_concat(n) FROM (SELECT MIN(COUNT(*), 6) AS n FROM combo GROUP BY stage ORDER BY stage)')" \
+		"6,6" "6 combinations at 1/3, then the best 2 x 3 to 6" || return 1
+	n=$(q s.db 'SELECT COUNT(*) FROM combo')
 	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo WHERE stage IS NULL')" 0 "every run has its stage" || return 1
-	expect_eq "$(q s.db 'SELECT combos_planned || "/" || status FROM run')" "12/complete" "the run" || return 1
+	expect_eq "$(q s.db 'SELECT combos_planned || "/" || status FROM run')" "18/complete" "the run" || return 1
 	$ST report --db s.db >r.txt || fail "report" || return 1
-	expect_eq "$(grep -c ' write ' r.txt)" 12 "report's write rows" || return 1
+	expect_eq "$(grep -c ' write ' r.txt)" "$n" "report's write rows" || return 1
 	for c in "report --format json" "report --top 3" effects "advise --format json" "compare last last"; do
 		$ST $c --db s.db >/dev/null 2>err || fail "$c: $(cat err)" || return 1
 	done
 	$ST report --db s.db --format json | python3 -c "
 import json, sys
 rows = json.load(sys.stdin)['rows']
-assert len(rows) == 24 and sorted({r['stage'] for r in rows}) == [0, 1], rows[0]
+assert len(rows) == 2 * $n and sorted({r['stage'] for r in rows}) == [0, 1], rows[0]
 " || fail "report's JSON: every row with its stage" || return 1
-	expect_eq "$($ST query --db s.db 'SELECT COUNT(*) FROM result WHERE stage = 1 AND phase = "write"' --format csv | tail -1)" 6 \
+	expect_eq "$($ST query --db s.db 'SELECT COUNT(*) FROM result WHERE stage = 1 AND phase = "write"' --format csv | tail -1)" $((n - 6)) \
 		"the last stage's rows in the result view" || return 1
 	# a full sweep stores no stage
 	$ST --engine null --block 4k --size 16k --db "$T/f.db" --quiet >/dev/null || return 1
@@ -139,8 +142,8 @@ assert len(rows) == 24 and sorted({r['stage'] for r in rows}) == [0, 1], rows[0]
 	$ST --engine null --block 4k --size 64k --threads 1,2,3 --direct on,off --search halving \
 		--budget 8 --dry-run >d.txt || return 1
 	grep -q "stage 0: 6 combinations x 1 run at 1/3 of the length" d.txt &&
-		grep -q "stage 1: 2 combinations x 3 runs at full length" d.txt &&
-		grep -q "12 combination-runs, 8.0 full-length runs' worth" d.txt &&
+		grep -q "stage 1: 2 combinations x 3 to 6 runs (a race" d.txt &&
+		grep -q "18 combination-runs at most, 8.0 to 14.0 full-length runs' worth" d.txt &&
 		grep -q -- "--budget 8: stops in stage 1, after 8 combination-runs" d.txt ||
 		fail "the dry run's plan: $(cat d.txt)"
 }
@@ -169,21 +172,56 @@ t_search_resume_continues_where_it_stopped() {
 	# killed between stages: stage 0 stored whole, nothing after
 	cut_run s.db 27
 	$ST --resume "$run" --db "$T/s.db" --quiet >/dev/null || fail "resume after stage 0" || return 1
-	expect_eq "$(q s.db 'SELECT COUNT(*) || "/" || COUNT(DISTINCT seq) || "/" || COUNT(DISTINCT matrix_index || "." || iteration) FROM combo')" \
-		"45/45/45" "runs, seqs, (combination, iteration) after the resume" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) BETWEEN 45 AND 54 AND COUNT(*) = COUNT(DISTINCT seq) AND COUNT(*) = COUNT(DISTINCT matrix_index || "." || iteration) FROM combo')" \
+		1 "runs, seqs, (combination, iteration) after the resume: $(q s.db 'SELECT COUNT(*) FROM combo')" || return 1
 	expect_eq "$(q s.db 'SELECT group_concat(matrix_index) FROM (SELECT DISTINCT matrix_index FROM combo WHERE stage = 1 ORDER BY 1)')" \
 		"$stage1" "stage 1 chosen again from the stored stage 0" || return 1
 	# killed inside stage 1: the rest of it, then stage 2 from stage 1 as stored
 	cut_run s.db 31
 	$ST --resume "$run" --db "$T/s.db" --quiet >/dev/null || fail "resume inside stage 1" || return 1
-	expect_eq "$(q s.db 'SELECT COUNT(*) || "/" || COUNT(DISTINCT seq) || "/" || COUNT(DISTINCT matrix_index || "." || iteration) FROM combo')" \
-		"45/45/45" "runs, seqs, (combination, iteration) after the second resume" || return 1
+	expect_eq "$(q s.db 'SELECT COUNT(*) BETWEEN 45 AND 54 AND COUNT(*) = COUNT(DISTINCT seq) AND COUNT(*) = COUNT(DISTINCT matrix_index || "." || iteration) FROM combo')" \
+		1 "runs, seqs, (combination, iteration) after the second resume: $(q s.db 'SELECT COUNT(*) FROM combo')" || return 1
 	want=$(q s.db "SELECT group_concat(matrix_index) FROM (SELECT * FROM (SELECT matrix_index FROM result
 		WHERE stage < 2 AND matrix_index IN (SELECT matrix_index FROM combo WHERE stage = 1)
 		GROUP BY matrix_index ORDER BY MAX(agg_mbps) DESC, matrix_index LIMIT 3) ORDER BY 1)")
 	expect_eq "$(q s.db 'SELECT group_concat(matrix_index) FROM (SELECT DISTINCT matrix_index FROM combo WHERE stage = 2 ORDER BY 1)')" \
 		"$want" "stage 2: the best 3 of stage 1 as stored" || return 1
 	expect_eq "$(q s.db 'SELECT status FROM run')" complete "status" || return 1
+}
+
+# the last stage's race: 3 finalists (vers), vers=3 planted at twice the
+# delay, 4.1 and 4.2 the same. After its 3 rounds the race drops vers=3
+# (half the figure: Welch's test finds it worse on any machine that does
+# not slow one run twice as much as another); the two alike go on until
+# the test finds one worse (a chance of 5 % a round) or the 6th round.
+# The old design stopped after round 3 whatever the runs measured.
+t_search_race_runs_on_while_the_finalists_are_alike() {
+	cat >"$T/race.txt" <<'S'
+base 500us
+factor vers=3 2
+noise 0.03
+seed 5
+S
+	$ST --engine null --block 64k --size 4m --phases write --vers 3,4.1,4.2 --search halving \
+		--null-surface "$T/race.txt" --db "$T/r.db" --progress none >out.txt || return 1
+	expect_eq "$(q r.db 'SELECT COUNT(*) FROM combo WHERE vers = "3"')" 3 "vers=3's runs (dropped after 3)" || return 1
+	counts=$(q r.db 'SELECT group_concat(n) FROM (SELECT COUNT(*) AS n FROM combo WHERE vers <> "3" GROUP BY vers ORDER BY vers)')
+	echo "    runs of vers 4.1, 4.2: $counts; $(grep round out.txt | tr '\n' ' ')" >&2
+	# round 3 was run (both alike still in the race), or the output says why not
+	case $counts in
+	3,3) grep -q "stage 0, round 3: 1 of 3 finalists still in the race, which ends" out.txt ||
+		fail "the race stopped after round 3 with two finalists in it: $(cat out.txt)" || return 1 ;;
+	*) expect_eq "$(q r.db 'SELECT MIN(n) >= 3 AND MAX(n) <= 6 FROM (SELECT COUNT(*) AS n FROM combo
+		WHERE vers <> "3" GROUP BY vers)')" 1 "the alike finalists' runs: $counts" || return 1 ;;
+	esac
+	# a finalist that left the race early had the lower mean over the runs
+	# both had then
+	expect_eq "$(q r.db 'SELECT COUNT(*) FROM (SELECT vers, COUNT(*) AS n FROM combo WHERE vers <> "3" GROUP BY vers) a,
+		(SELECT vers, COUNT(*) AS n FROM combo WHERE vers <> "3" GROUP BY vers) b WHERE a.n < b.n AND
+		(SELECT AVG(agg_mbps) FROM result WHERE vers = a.vers) >=
+		(SELECT AVG(agg_mbps) FROM result WHERE vers = b.vers AND iteration < (SELECT MAX(iteration) + 1 FROM combo WHERE vers = a.vers))')" \
+		0 "a finalist dropped with the better mean" || return 1
+	expect_eq "$(q r.db 'SELECT combos_planned || "/" || status FROM run')" "18/complete" "the run" || return 1
 }
 
 t_search_bad_input() {

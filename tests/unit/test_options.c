@@ -341,8 +341,11 @@ static void halving_plan(void)
 		CHECK(p.stage[s].keep == keep[s] && p.stage[s].scale == scale[s]);
 		CHECK(p.stage[s].seq0 == seq0[s] && p.stage[s].iterations == iters[s]);
 		CHECK(p.stage[s].first_iteration == first[s]);
+		CHECK(p.stage[s].max_iterations == (s == 2 ? 6u : 1u));
 	}
-	CHECK(p.runs == 45 && p.full_runs > 14.99 && p.full_runs < 15.01);
+	/* the last stage's race: 3 rounds of its 3, up to 6 */
+	CHECK(p.runs == 54 && p.full_runs > 23.99 && p.full_runs < 24.01);
+	CHECK(p.min_full_runs > 14.99 && p.min_full_runs < 15.01);
 	struct st_combo k;
 	st_plan_combo(c, 0, &k);
 	CHECK(k.stage == -1);

@@ -1,7 +1,7 @@
 /* Statistics: the incomplete beta and t distribution against closed forms and
  * textbook tables, Welch's test against worked examples. */
 #include "../../coordinator/report/analysis.h"
-#include "../../coordinator/report/stats.h"
+#include "../../common/stats.h"
 #include "../../coordinator/report/where.h"
 #include "unit.h"
 
