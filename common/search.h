@@ -49,6 +49,7 @@ struct st_search_plan {
 	double min_full_runs; /* ... if the race ends after its first rounds */
 	int64_t budget_runs;  /* --budget N; 0: none */
 	int64_t budget_ns;    /* --budget DURATION; 0: none */
+	int64_t spent_ns;     /* of it, what a resumed run's earlier parts took */
 };
 
 /* --budget's text: a plain number is N combination-runs (>= 1), a number

@@ -69,7 +69,7 @@ static int budget_spent(const struct job *j, const struct st_search_plan *p, int
 	if (s == 0)
 		return 0;
 	return (p->budget_runs && done >= (uint64_t)p->budget_runs) ||
-	       (p->budget_ns && st_now_ns() - j->run_start_ns >= p->budget_ns);
+	       (p->budget_ns && st_now_ns() - j->run_start_ns + p->spent_ns >= p->budget_ns);
 }
 
 /* The last stage's race, on rank 0: which finalists are still in it. */
@@ -221,11 +221,34 @@ static int run_stage(struct job *j, const struct st_search_plan *p, int s, const
 	return 0;
 }
 
-void st_search_sweep(struct job *j, const struct st_search_plan *p, const unsigned char *stored)
+/* Rank 0, resuming a run with a wall-time budget: what its earlier parts
+ * spent of it, as stored (each stored combination's own wall time), into
+ * p->spent_ns. -1 after a message (the store failed). */
+static int budget_before(struct job *j, struct st_search_plan *p)
+{
+	char err[ST_ERR_MAX];
+	if (st_store_run_spent(j->store, j->run_id, &p->spent_ns, err, sizeof(err))) {
+		fprintf(stderr, "stcluster: --search halving: the time the run spent: %s\n", err);
+		return -1;
+	}
+	if (!j->quiet) {
+		printf("--budget %s: %.1f s of it spent before this resume (its stored combinations), "
+		       "%.1f s left\n",
+		       j->cfg.o[ST_OPT_BUDGET].s, (double)p->spent_ns / 1e9,
+		       p->spent_ns < p->budget_ns ? (double)(p->budget_ns - p->spent_ns) / 1e9 : 0.0);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+void st_search_sweep(struct job *j, const struct st_search_plan *plan, const unsigned char *stored)
 {
 	uint64_t done = 0, count = 0;
 	uint32_t *idx = NULL;
+	struct st_search_plan resumed = *plan, *p = &resumed;
 	j->run_start_ns = st_now_ns();
+	if (j->rank == 0 && stored && p->budget_ns && budget_before(j, p))
+		j->store_failed = 1;
 	if (j->rank == 0) {
 		for (uint64_t seq = 0; seq < p->runs; seq++)
 			done += stored && stored[seq];

@@ -470,3 +470,20 @@ int64_t st_store_stage_runs(struct st_store *s, const char *run_id, int stage, u
 		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	return (int64_t)got;
 }
+
+int st_store_run_spent(struct st_store *s, const char *run_id, int64_t *ns, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	*ns = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT COALESCE(SUM(MAX(julianday(finished_at) - julianday(started_at), "
+			       "0)), 0) * 86400e9 FROM combo WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	st_db_bind_text(st, 1, run_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ns = (int64_t)sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+}

@@ -132,6 +132,11 @@ struct st_stage_run {
 int64_t st_store_stage_runs(struct st_store *s, const char *run_id, int stage, uint32_t below,
 			    struct st_stage_run *out, uint64_t max, char *err, size_t n);
 
+/* The wall time the run's stored combinations took, each from its
+ * started_at to its finished_at, summed into *ns (a resumed --budget
+ * counts it). 0, or -1 with err. */
+int st_store_run_spent(struct st_store *s, const char *run_id, int64_t *ns, char *err, size_t n);
+
 /* The baseline rows the run has stored (-1: the store cannot say). */
 int64_t st_store_baseline_rows(struct st_store *s, const char *run_id);
 

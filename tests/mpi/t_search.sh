@@ -189,6 +189,38 @@ t_search_resume_continues_where_it_stopped() {
 	expect_eq "$(q s.db 'SELECT status FROM run')" complete "status" || return 1
 }
 
+# a wall-time --budget counts, on --resume, the time the run's first part
+# spent (its stored combinations' own wall times): the first part stops at
+# its budget in stage 2, the store is cut back as a crash leaves it, and the
+# resumed part may spend only what is left of the budget. Checked on what
+# the store holds: no combination began after the stored ones before it had
+# spent the budget (the job's own clock also counts the gaps between runs,
+# so it stops no later than that).
+t_search_resume_counts_the_budget_spent() {
+	args="--engine null --block 64k --size 16m --phases write --null-delay 2ms --rsize 64k,256k,1m
+		--nconnect 1,2,4 --vers 3,4.1,4.2 --search halving --budget 8s"
+	$ST $args --db "$T/b.db" --quiet >/dev/null || return 1
+	run=$(q b.db 'SELECT run_id FROM run')
+	dur="(julianday(finished_at) - julianday(started_at)) * 86400"
+	n=$(q b.db 'SELECT COUNT(*) FROM combo')
+	echo "    first part: $n runs, $(q b.db "SELECT printf('%.2f', SUM($dur)) FROM combo") s" >&2
+	[ "$n" -gt 40 ] || fail "the first part stopped before stage 2's second round ($n runs)" || return 1
+	# a crash after stage 2's first round: the budget half spent or more
+	cut_run b.db 39
+	spent=$(q b.db "SELECT SUM($dur) FROM combo")
+	$ST --resume "$run" --db "$T/b.db" >out.txt || fail "the resume: $(cat out.txt)" || return 1
+	total=$(q b.db "SELECT printf('%.2f', SUM($dur)) FROM combo")
+	# every stored combination but the last began while the runs before it
+	# had spent under 8 s
+	late=$(q b.db "SELECT COUNT(*) FROM combo c WHERE seq <> (SELECT MAX(seq) FROM combo) AND
+		(SELECT SUM($dur) FROM combo d WHERE d.finished_at <= c.started_at) >= 8")
+	echo "    stored before the resume $spent s, after it $total s, $(q b.db 'SELECT COUNT(*) FROM combo') runs" >&2
+	expect_eq "$late" 0 "runs begun after the budget (8 s, $total s stored)" || return 1
+	grep -q -- "--budget 8s: .* s of it spent before this resume" out.txt ||
+		fail "the resume does not say what was spent: $(cat out.txt)" || return 1
+	expect_eq "$(q b.db 'SELECT status FROM run')" complete "the run" || return 1
+}
+
 # the last stage's race: 3 finalists (vers), vers=3 planted at twice the
 # delay, 4.1 and 4.2 the same. After its 3 rounds the race drops vers=3
 # (half the figure: Welch's test finds it worse on any machine that does
