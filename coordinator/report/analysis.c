@@ -398,6 +398,23 @@ static void top_meta_columns(struct st_strbuf *b, int iters)
 			 "min_client_mbps / NULLIF(max_client_mbps, 0) END, 2) AS fair, ");
 }
 
+/* What a note adds for a --search halving run (its stages' runs of one
+ * combination differ in length: each is read from its last stage), or "". */
+static const char *stage_note(sqlite3 *db, const char *run)
+{
+	sqlite3_stmt *st;
+	int searched = 0;
+	if (sqlite3_prepare_v2(db, "SELECT MAX(stage) FROM combo WHERE run_id = ?", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+		searched = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+		sqlite3_finalize(st);
+	}
+	return searched ? "; a --search halving run: each combination from the runs of the last "
+			  "stage it reached (its longest), those of the stages before left out"
+			: "";
+}
+
 int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum st_format f,
 		 FILE *out)
 {
@@ -458,8 +475,9 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 	char note[1024], best[64] = "every combination";
 	if (top)
 		snprintf(best, sizeof(best), "the %d best combination%s", top, top == 1 ? "" : "s");
-	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s; %s; %s", run, best,
-		 iters > 1 ? ", mean of the iterations without error" : "", MBPS_UNIT, ST_CPU_NOTE);
+	snprintf(note, sizeof(note), "run %s; %s of each phase, best first%s%s; %s; %s", run, best,
+		 iters > 1 ? ", mean of the iterations without error" : "", stage_note(db, run),
+		 MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "report", &b, &p, f, note, out);
 	st_strbuf_release(&b);
 	return rc;
@@ -608,9 +626,9 @@ int st_cmd_effects(const struct st_subargs *a)
 	snprintf(note, sizeof(note),
 		 "run %s; MB/s: mean aggregate at that level (main) or cell (interaction); "
 		 "departure: level mean - phase mean (main), cell mean - what the two main effects "
-		 "predict (interaction); effect: largest - smallest departure of the option or pair; "
-		 "%s; %s",
-		 title, MBPS_UNIT, ST_CPU_NOTE);
+		 "predict (interaction); effect: largest - smallest departure of the option or pair"
+		 "%s; %s; %s",
+		 title, stage_note(db, run), MBPS_UNIT, ST_CPU_NOTE);
 	int rc = run_and_print(db, "effects", &b, &p, a->format, note, stdout);
 	int vary[ST_OPT_COUNT];
 	if (rc == 0 && st_run_varying(db, run, vary, err, sizeof(err)) == 0)

@@ -9,7 +9,9 @@
 --
 -- Observations: one per combination, iteration and phase that ran without
 -- error (its aggregate MB/s, 10^6 bytes/s; for the metadata phases create,
--- stat, open and remove its operations per second, in the same columns).
+-- stat, open and remove its operations per second, in the same columns);
+-- in a run of --search halving, of each combination only the runs of the
+-- last stage it reached (its longest).
 -- For a phase with grand mean m:
 --   main rows (kind 'main'), one per option and level i:
 --     mbps = m_i, the mean at that level; sd, min, max over its observations;
@@ -50,6 +52,11 @@ WITH r AS (
 	FROM phase_summary s JOIN r ON r.run_id = s.run_id
 	LEFT JOIN phase_cpu u ON u.combo_id = s.combo_id AND u.phase = s.phase
 	WHERE s.status = 'ok' AND s.agg_mbps IS NOT NULL AND (:phase IS NULL OR s.phase = :phase)
+	  -- --search halving: a combination's last stage only, its longest runs
+	  -- (its shorter runs of the stages before are not the same measurement)
+	  AND s.combo_id IN (SELECT k.combo_id FROM combo k JOIN r ON r.run_id = k.run_id
+	                     WHERE k.stage IS NULL OR k.stage = (SELECT MAX(k2.stage) FROM combo k2
+	                     WHERE k2.run_id = k.run_id AND k2.matrix_index = k.matrix_index))
 ), c AS (
 	SELECT k.* FROM combo k JOIN r ON r.run_id = k.run_id
 ), pc AS (

@@ -28,7 +28,8 @@
 --                       all their CPUs, and us per MB (view phase_cpu)
 --   verdict             the bottleneck (view verdict), or the error
 --   place               1 = best of its phase
--- Phases with errors count in `iterations`, not in the figures.
+-- Phases with errors count in `iterations`, not in the figures. A run of
+-- --search halving: each combination's runs of its last stage only.
 WITH r AS (
 	SELECT COALESCE(:run, (SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 1)) AS run_id
 ), x AS (
@@ -54,7 +55,11 @@ WITH r AS (
 	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase
 	LEFT JOIN verdict v ON v.combo_id = p.combo_id AND v.phase = p.phase
 	LEFT JOIN phase_cpu u ON u.combo_id = p.combo_id AND u.phase = p.phase
-	WHERE :phase IS NULL OR p.phase = :phase
+	WHERE (:phase IS NULL OR p.phase = :phase)
+	  -- --search halving: a combination's last stage only, its longest runs
+	  -- (its shorter runs of the stages before are not the same measurement)
+	  AND (c.stage IS NULL OR c.stage = (SELECT MAX(k2.stage) FROM combo k2
+	                                     WHERE k2.run_id = c.run_id AND k2.matrix_index = c.matrix_index))
 ), g AS (
 	-- one row per combination and phase; its options are the same in
 	-- every iteration, so the bare columns of x are well defined

@@ -221,6 +221,37 @@ t_search_resume_counts_the_budget_spent() {
 	expect_eq "$(q b.db 'SELECT status FROM run')" complete "the run" || return 1
 }
 
+# effects and report --top on a searched run read each combination from
+# the last stage it reached (its longest runs), not its shorter runs of the
+# stages before averaged in, and say so; the oracle: each combination's
+# runs of its last stage, counted in SQL
+t_search_effects_and_top_read_each_combination_s_last_stage() {
+	$ST --engine null --block 4k --size 64k --threads 1,2,3 --direct on,off --null-delay 50 \
+		--search halving --db "$T/s.db" --quiet >/dev/null || return 1
+	last="FROM combo c WHERE stage = (SELECT MAX(stage) FROM combo d WHERE d.matrix_index = c.matrix_index)"
+	want=$(q s.db "SELECT COUNT(*) $last")
+	[ "$want" -lt "$(q s.db 'SELECT COUNT(*) FROM combo')" ] || fail "no combination ran in two stages" || return 1
+	$ST effects --db s.db --format json >e.json || fail "effects" || return 1
+	got=$(python3 -c "
+import json
+rows = json.load(open('e.json'))['rows']
+print(sum(r['n'] for r in rows if r['kind'] == 'main' and r['phase'] == 'write' and r['option'] == 'threads'))")
+	expect_eq "$got" "$want" "effects' observations of threads in write (the last stage's runs)" || return 1
+	$ST report --top 20 --phase write --db s.db --format json >t.json || fail "report --top" || return 1
+	got=$(python3 -c "
+import json
+rows = json.load(open('t.json'))['rows']
+print(','.join(str(n) for _, n in sorted((r['options']['threads'] * 2 + (r['options']['direct'] == 'off'), r['iterations']) for r in rows)))")
+	# matrix order: threads then direct (on, off) as the store numbers them
+	wantidx=$(q s.db "SELECT group_concat(n) FROM (SELECT COUNT(*) AS n $last GROUP BY matrix_index
+		ORDER BY MIN(threads), MIN(direct) = 'on' DESC)")
+	expect_eq "$got" "$wantidx" "report --top's iterations per combination (the last stage's)" || return 1
+	for c in effects "report --top 3"; do
+		$ST $c --db s.db 2>&1 | grep -q "each combination from the runs of the last stage it reached" ||
+			fail "$c does not say it reads the last stage" || return 1
+	done
+}
+
 # the last stage's race: 3 finalists (vers), vers=3 planted at twice the
 # delay, 4.1 and 4.2 the same. After its 3 rounds the race drops vers=3
 # (half the figure: Welch's test finds it worse on any machine that does
