@@ -65,6 +65,14 @@ void st_cpu_us(int64_t *user_us, int64_t *sys_us)
 	*sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
 }
 
+uint64_t st_fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
 int st_copy(char *dst, size_t n, const char *src)
 {
 	size_t len = strlen(src);

@@ -53,6 +53,10 @@ int st_mutex_lock_until(pthread_mutex_t *mu, int64_t until_ns);
 /* Thread CPU-independent process CPU times in microseconds (getrusage SELF). */
 void st_cpu_us(int64_t *user_us, int64_t *sys_us);
 
+/* FNV-1a (64 bits) of the string s: a name's stable number (the live
+ * lock's byte of a run, a target's record file). */
+uint64_t st_fnv1a(const char *s);
+
 /* Copy src into dst (size n), always NUL-terminated; returns 0, or -1 when
  * src did not fit (dst then holds a truncated copy). */
 int st_copy(char *dst, size_t n, const char *src);

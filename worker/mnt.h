@@ -88,7 +88,8 @@ int mnt_top_id(const char *canon, char *msg, size_t n);
 /* The top mount on canon: 1 and *e filled, 0 when canon is no mount point. */
 int mnt_mounted_at(const char *canon, struct st_mountinfo_entry *e, char *msg, size_t n);
 /* The host's record of s's mount (mount_left.c): written while stcluster's
- * mount is on top of s->target (s->our_id), removed when it is not. */
-void mnt_left_sync(const struct st_mount_state *s);
+ * mount is on top of s->target (s->our_id, and e the top mount's entry),
+ * removed when it is not (e may then be NULL). */
+void mnt_left_sync(const struct st_mount_state *s, const struct st_mountinfo_entry *e);
 
 #endif

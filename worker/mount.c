@@ -499,9 +499,13 @@ void st_mount_adopt(struct st_mount_state *s)
 {
 	if (!s->target[0])
 		return;
-	int top = mnt_top_id(s->target, NULL, 0);
+	/* the top mount read once: its id is ours unless it is the one below,
+	 * and the host's record of it is made from the same entry */
+	struct st_mountinfo_entry *e = malloc(sizeof(*e));
+	int top = e && mnt_mounted_at(s->target, e, NULL, 0) > 0 ? e->mount_id : 0;
 	s->our_id = top > 0 && top != s->below_id ? top : 0;
-	mnt_left_sync(s);
+	mnt_left_sync(s, e);
+	free(e);
 }
 
 int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
@@ -515,7 +519,7 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 	if (top != s->our_id) {
 		int was = s->our_id;
 		s->our_id = 0;
-		mnt_left_sync(s);
+		mnt_left_sync(s, NULL);
 		if (!top || top == s->below_id)
 			return 0; /* ours is gone already */
 		mnt_msg(msg, n, "%s: stcluster's mount (id %d) is covered by mount %d: left alone",
@@ -534,7 +538,7 @@ int st_mount_release(struct st_mount_state *s, int lazy, char *msg, size_t n)
 	}
 	if (!rc) {
 		s->our_id = 0;
-		mnt_left_sync(s);
+		mnt_left_sync(s, NULL);
 	}
 	return rc;
 }

@@ -96,30 +96,23 @@ static const char *left_dir(void)
 /* The record's path for canonical target canon (FNV-1a of it). */
 static void left_path(const char *canon, char *buf, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (const unsigned char *p = (const unsigned char *)canon; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	snprintf(buf, n, "%s/mount-%016llx", left_dir(), (unsigned long long)h);
+	snprintf(buf, n, "%s/mount-%016llx", left_dir(), (unsigned long long)st_fnv1a(canon));
 }
 
-void mnt_left_sync(const struct st_mount_state *s)
+void mnt_left_sync(const struct st_mount_state *s, const struct st_mountinfo_entry *e)
 {
 	char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
 	if (!s->target[0])
 		return;
 	left_path(s->target, path, sizeof(path));
-	struct st_mountinfo_entry *e = s->our_id ? malloc(sizeof(*e)) : NULL;
 	char stamp[64];
-	if (!e || !s->run_id[0] || mnt_mounted_at(s->target, e, NULL, 0) <= 0 ||
-	    e->mount_id != s->our_id || mount_stamp(s->target, stamp, sizeof(stamp))) {
-		free(e);
+	if (!s->our_id || !e || e->mount_id != s->our_id || !s->run_id[0] ||
+	    mount_stamp(s->target, stamp, sizeof(stamp))) {
 		unlink(path); /* nothing of ours on top (or no room to say it): no record */
 		return;
 	}
-	if (mkdir(left_dir(), 0700) && errno != EEXIST) {
-		free(e);
+	if (mkdir(left_dir(), 0700) && errno != EEXIST)
 		return; /* a record is a help for --resume, not a need of the run */
-	}
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (f) {
@@ -131,7 +124,6 @@ void mnt_left_sync(const struct st_mount_state *s)
 	}
 	if (tmp[0])
 		unlink(tmp);
-	free(e);
 }
 
 /* Is stamp now the one recorded? The NFS mount time is known to the

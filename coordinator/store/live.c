@@ -25,10 +25,7 @@ struct st_live {
  * never the other way round). */
 static off_t run_byte(const char *run_id)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (const unsigned char *p = (const unsigned char *)run_id; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	return (off_t)(h & ((1ULL << 40) - 1));
+	return (off_t)(st_fnv1a(run_id) & ((1ULL << 40) - 1));
 }
 
 /* The lock file of the store at db_path: DIR/.stcluster-INO.live, DIR the
