@@ -738,10 +738,8 @@ t_nfs_host_without_libnfs_runs_posix_and_says_what_is_missing() {
 	expect_eq "$(readelf -d "$ST_BIN" | grep NEEDED | grep -c libnfs)" 0 \
 		"NEEDED entries for libnfs: $(readelf -d "$ST_BIN" | grep NEEDED)" || return 1
 	nfs_up || return $?
-	so=$(awk '$1 == "SONAME" { print $2 }' <<-EOS
-	$(objdump -p "$(pkg-config --variable=libdir libnfs)/libnfs.so")
-	EOS
-	)
+	so=$(objdump -p "$(pkg-config --variable=libdir libnfs)/libnfs.so" | awk '$1 == "SONAME" { print $2 }')
+	[ -n "$so" ] || fail "no SONAME of libnfs.so" || return 1
 	mkdir d
 	without "libnfs.so" $MPIRUN -np 2 $ST --engine posix --target "$T/d" --block 64k --size 1m \
 		--phases write,read --db "$T/s.db" >out 2>&1 || fail "posix without libnfs: $(tail -5 out)" || return 1
