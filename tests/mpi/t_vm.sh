@@ -538,11 +538,18 @@ once_vm_resume_replaces_the_mount_a_killed_rank_left() {
 		--db "$T/s.db" --quiet >out 2>&1 &
 	job=$!
 	# in the guest: the rank is stopped while its mount and the record of it are both there
-	# (a combination's mount comes before its record), then killed
+	# (a combination's mount comes before its record), then killed. Stopped means its state is
+	# T (kill -STOP only sends the signal), and with no mount(8) or umount(8) of its own in
+	# flight: a umount(8) the rank waits for goes on when the rank is stopped or killed
 	vm_on $VMLAB_V2 sh -c 'for i in $(seq 600); do
 		p=$(pgrep -x stcluster)
 		if [ -n "$p" ] && kill -STOP $p 2>/dev/null; then
-			if mountpoint -q "$0" && grep -qs "^target $0\$" /run/stcluster/mount-*; then
+			for j in 1 2 3 4 5 6 7 8 9 10; do
+				[ "$(cut -d" " -f3 /proc/$p/stat)" = T ] && break
+				sleep 0.05
+			done
+			if [ "$(cut -d" " -f3 /proc/$p/stat)" = T ] && ! pgrep -P $p >/dev/null &&
+				mountpoint -q "$0" && grep -qs "^target $0\$" /run/stcluster/mount-*; then
 				kill -9 $p && exit 0
 			fi
 			kill -CONT $p
