@@ -18,11 +18,18 @@
 
 #define ALPHA 0.05
 
-/* An option advise analyses: a sweep option with one value a column
- * (the text of --set and --mount-opts is not; the options a set gives are) */
+/* An option advise reads: every sweep option, a word of text (--mount-opts,
+ * --set) as its index in the run's plan, as a combination holds it. */
+static int loaded(int id)
+{
+	return (st_options[id].flags & ST_OF_SWEEP) != 0;
+}
+
+/* An option advise analyses: each but --set, whose options are (the values
+ * a set gives are the ones to paste; its name is shown beside them) */
 static int analysed(int id)
 {
-	return (st_options[id].flags & ST_OF_SWEEP) && st_options[id].type != ST_T_STRING;
+	return loaded(id) && id != ST_OPT_SET;
 }
 
 double st_adv_sd(const struct st_adv_cell *c)
@@ -44,15 +51,32 @@ struct loader {
 	int oom;
 };
 
+/* The index in the plan's list of option id's text t (a set by its name);
+ * ST_UNSET when the plan does not have it. */
+static int64_t text_index(const struct st_config *cfg, int id, const char *t)
+{
+	const struct st_optval *ov = &cfg->o[id];
+	for (int k = 0; k < ov->n; k++) {
+		char name[ST_ERR_MAX];
+		const char *x = id == ST_OPT_SET ? st_set_name(ov, k, name, sizeof(name))
+						 : st_optval_str(ov, k);
+		if (x && !strcmp(x, t))
+			return k;
+	}
+	return ST_UNSET;
+}
+
 /* The value of an option's column: an integer as it is, a word as its
- * parser reads it, NULL unset. */
-static int64_t column_value(sqlite3_stmt *row, int col, int id)
+ * parser reads it, text as its index in the plan, NULL unset. */
+static int64_t column_value(const struct st_config *cfg, sqlite3_stmt *row, int col, int id)
 {
 	if (sqlite3_column_type(row, col) == SQLITE_NULL)
 		return ST_UNSET;
 	if (sqlite3_column_type(row, col) == SQLITE_INTEGER)
 		return sqlite3_column_int64(row, col);
 	const char *t = (const char *)sqlite3_column_text(row, col);
+	if (t && st_options[id].type == ST_T_STRING)
+		return text_index(cfg, id, t);
 	char err[ST_ERR_MAX];
 	int64_t v;
 	return t && st_opt_parse_value(id, t, &v, err, sizeof(err)) == 0 ? v : ST_UNSET;
@@ -98,7 +122,7 @@ static int load_row(sqlite3_stmt *row, void *ctx)
 		for (int i = 0; i < ST_OPT_COUNT; i++)
 			c->v[i] = ST_UNSET;
 		for (int k = 0; k < l->ncols; k++)
-			c->v[l->cols[k]] = column_value(row, 5 + k, l->cols[k]);
+			c->v[l->cols[k]] = column_value(l->a->cfg, row, 5 + k, l->cols[k]);
 		c->pct_limit = NAN;
 	}
 	struct st_adv_cell *c = &p->cell[p->ncell - 1];
@@ -130,7 +154,7 @@ static int load_rows(sqlite3 *db, const char *run, const char *phase, const char
 	/* a phase's own values (a [phase] section) are the options it ran with */
 	const char *own = st_query_phase_values(db) ? "p." : NULL;
 	for (int i = 0; i < ST_OPT_COUNT; i++)
-		if (analysed(i)) {
+		if (loaded(i)) {
 			st_strbuf_put(&b, ", ");
 			st_opt_col_sql(&b, i, "c.", own);
 			l.cols[l.ncols++] = i;
@@ -475,13 +499,80 @@ static void star_set(const struct st_adv *a, const struct st_adv_phase *p, int i
 {
 	const struct st_adv_cell *best = &p->cell[p->best];
 	st_strbuf_put(b, " --set '");
-	for (int k = 0; k < p->nopt; k++) {
-		char t[64];
+	for (int k = 0, n = 0; k < p->nopt; k++) {
+		char t[ST_ADV_TEXT];
 		int o = p->opt[k].id;
+		if (st_options[o].type == ST_T_STRING) /* a set cannot give it (its own list) */
+			continue;
 		st_adv_value(a, o, o == id ? v : best->v[o], t, sizeof(t));
-		st_strbuf_addf(b, "%s%s=%s", k ? "," : "", st_options[o].name, t);
+		st_strbuf_addf(b, "%s%s=%s", n++ ? "," : "", st_options[o].name, t);
 	}
 	st_strbuf_put(b, "'");
+}
+
+/* " --opt 'best,alt,...'": option k of p at the best's value and each value
+ * of alt[0..nalt) (its list separator: ';' for --mount-opts). */
+static void value_list(const struct st_adv *a, const struct st_adv_phase *p, int k,
+		       const int64_t *alt, int nalt, struct st_strbuf *b)
+{
+	int id = p->opt[k].id;
+	char v[ST_ADV_TEXT], sep = st_options[id].sep ? st_options[id].sep : ',';
+	st_adv_value(a, id, p->cell[p->best].v[id], v, sizeof(v));
+	const char *q = st_options[id].type == ST_T_STRING ? "'" : "";
+	st_strbuf_addf(b, " --%s %s%s", st_options[id].name, q, v);
+	for (int t = 0; t < nalt; t++) {
+		st_adv_value(a, id, alt[t], v, sizeof(v));
+		st_strbuf_addf(b, "%c%s", sep, v);
+	}
+	st_strbuf_put(b, q);
+}
+
+/* The values of option k of p left to decide: its open alternatives and
+ * the unpaired values un[0..nun) (they do not overlap). Their count. */
+static int open_values(const struct st_adv_phase *p, int k, const int64_t *un, int nun,
+		       int64_t *out)
+{
+	int n = 0;
+	for (int t = 0; t < p->opt[k].nalt; t++)
+		if (p->opt[k].alt[t].cls == ST_ADV_OPEN)
+			out[n++] = p->opt[k].alt[t].v;
+	for (int u = 0; u < nun; u++)
+		out[n++] = un[u];
+	return n;
+}
+
+/* The next run's options into b: with one option open its list; with more
+ * (two a set can give), a star of --set sets (each open value alone, and the
+ * best), crossed with the list of each text option (a set cannot give one).
+ * Its combinations. */
+static int64_t next_options(const struct st_adv *a, const struct st_adv_phase *p, int open_opts,
+			    int64_t un[][4], const int *nun, struct st_strbuf *b)
+{
+	int64_t vals[ST_MAX_VALUES + 4], combos = 1, star = 1;
+	int plain = 0, open_plain = 0; /* options a set can give, of them open */
+	for (int k = 0; k < p->nopt; k++)
+		open_plain += st_options[p->opt[k].id].type != ST_T_STRING &&
+			      open_values(p, k, un[k], nun[k], vals) > 0;
+	if (open_plain < 2) /* a star of one option is its list */
+		open_opts = 1;
+	for (int k = 0; k < p->nopt && open_opts > 1; k++) {
+		if (st_options[p->opt[k].id].type == ST_T_STRING)
+			continue;
+		int n = open_values(p, k, un[k], nun[k], vals);
+		for (int t = 0; t < n; t++)
+			star_set(a, p, p->opt[k].id, vals[t], b);
+		star += n;
+		plain++;
+	}
+	if (plain)
+		star_set(a, p, -1, 0, b);
+	for (int k = 0; k < p->nopt; k++)
+		if (open_opts <= 1 || st_options[p->opt[k].id].type == ST_T_STRING) {
+			int n = open_values(p, k, un[k], nun[k], vals);
+			value_list(a, p, k, vals, n, b);
+			combos *= 1 + n;
+		}
+	return combos * star;
 }
 
 /*
@@ -496,7 +587,7 @@ static void next_run(const struct st_adv *a, struct st_adv_phase *p)
 {
 	const struct st_adv_cell *best = &p->cell[p->best];
 	double pooled = pooled_rel_var(p);
-	int need = best->n < 2 ? 3 : 0, open_opts = 0, open_alts = 0;
+	int need = best->n < 2 ? 3 : 0, open_opts = 0;
 	for (int k = 0; k < p->nopt; k++) {
 		int any = 0;
 		for (int t = 0; t < p->opt[k].nalt; t++)
@@ -504,7 +595,6 @@ static void next_run(const struct st_adv *a, struct st_adv_phase *p)
 				int it = alt_iterations(a, p, p->opt[k].id, &p->opt[k].alt[t], pooled);
 				need = it > need ? it : need;
 				any = 1;
-				open_alts++;
 			}
 		open_opts += any;
 	}
@@ -525,33 +615,13 @@ static void next_run(const struct st_adv *a, struct st_adv_phase *p)
 		}
 		if (nun[k]) {
 			need = need > iterations_to_decide(0, pooled) ? need : iterations_to_decide(0, pooled);
-			open_alts += nun[k];
 			open_opts += 2; /* as a star, always */
 		}
 	}
 	struct st_strbuf b = { 0 };
-	for (int k = 0; k < p->nopt && open_opts > 1; k++) {
-		for (int t = 0; t < p->opt[k].nalt; t++)
-			if (p->opt[k].alt[t].cls == ST_ADV_OPEN)
-				star_set(a, p, p->opt[k].id, p->opt[k].alt[t].v, &b);
-		for (int u = 0; u < nun[k]; u++)
-			star_set(a, p, p->opt[k].id, unpaired[k][u], &b);
-	}
-	if (open_opts > 1)
-		star_set(a, p, -1, 0, &b);
-	for (int k = 0; k < p->nopt && open_opts <= 1; k++) {
-		const struct st_adv_option *o = &p->opt[k];
-		char v[64];
-		st_adv_value(a, o->id, best->v[o->id], v, sizeof(v));
-		st_strbuf_addf(&b, " --%s %s", st_options[o->id].name, v);
-		for (int t = 0; t < o->nalt; t++)
-			if (o->alt[t].cls == ST_ADV_OPEN) {
-				st_adv_value(a, o->id, o->alt[t].v, v, sizeof(v));
-				st_strbuf_addf(&b, ",%s", v);
-			}
-	}
+	int64_t combos = next_options(a, p, open_opts, unpaired, nun, &b);
 	p->next_iters = need;
-	p->next_combos = need ? 1 + open_alts : 0;
+	p->next_combos = need ? combos : 0;
 	if (need)
 		st_strbuf_addf(&b, " --iterations %d%s", need,
 			       a->cfg->o[ST_OPT_SHUFFLE].n ? "" : " --shuffle 1");

@@ -34,6 +34,7 @@
 
 #define ST_ADV_MARGIN 0.10 /* "within noise": the difference's interval within +-10 % */
 #define ST_ADV_INTER 16	   /* interactions kept per phase */
+#define ST_ADV_TEXT 512	   /* an option value's text (one --mount-opts of a list) */
 
 /* One combination of a phase: its iterations' figures. */
 struct st_adv_cell {

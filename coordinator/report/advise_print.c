@@ -26,7 +26,7 @@
  * pair ("async", "soft", "noac"), "vers=4.2". */
 static void mount_word(const struct st_adv *a, int id, int64_t v, struct st_strbuf *b)
 {
-	char t[64];
+	char t[ST_ADV_TEXT];
 	st_adv_value(a, id, v, t, sizeof(t));
 	const char *sep = b->len ? "," : "";
 	if (id == ST_OPT_SYNC || id == ST_OPT_HARD || id == ST_OPT_AC)
@@ -45,10 +45,12 @@ static void option_args(const struct st_adv *a, const struct st_adv_cell *c, int
 			struct st_strbuf *b)
 {
 	for (int id = 0; id < ST_OPT_COUNT; id++) {
+		/* --mount-opts is in the mount line's -o; a set's options are
+		 * given, not its name */
 		if (c->v[id] == ST_UNSET || (!all && !a->vary[id]) ||
-		    !!(st_options[id].flags & ST_OF_NFS) != nfs)
+		    !!(st_options[id].flags & ST_OF_NFS) != nfs || st_options[id].type == ST_T_STRING)
 			continue;
-		char t[64];
+		char t[ST_ADV_TEXT];
 		st_adv_value(a, id, c->v[id], t, sizeof(t));
 		st_strbuf_addf(b, " --%s %s", st_options[id].name, t);
 	}
@@ -65,8 +67,9 @@ void st_advise_line(const struct st_adv *a, const struct st_adv_phase *p, char *
 		for (int id = 0; id < ST_OPT_COUNT; id++)
 			if (c->v[id] != ST_UNSET && (st_options[id].flags & ST_OF_NFS))
 				mount_word(a, id, c->v[id], &o);
-		if (cfg->o[ST_OPT_MOUNT_OPTS].n == 1)
-			st_strbuf_addf(&o, "%s%s", o.len ? "," : "", cfg->o[ST_OPT_MOUNT_OPTS].s);
+		if (c->v[ST_OPT_MOUNT_OPTS] != ST_UNSET)
+			st_strbuf_addf(&o, "%s%s", o.len ? "," : "",
+				       st_optval_str(&cfg->o[ST_OPT_MOUNT_OPTS], (int)c->v[ST_OPT_MOUNT_OPTS]));
 		st_strbuf_addf(&b, "mount -t %s%s%s %s %s",
 			       cfg->o[ST_OPT_FSTYPE].n ? cfg->o[ST_OPT_FSTYPE].s : "nfs",
 			       o.len ? " -o " : "", o.p ? o.p : "", cfg->o[ST_OPT_MOUNT].s,
@@ -95,7 +98,7 @@ static void cell_text(const struct st_adv *a, const struct st_adv_cell *c, const
 	struct st_strbuf b = { 0 };
 	for (int id = 0; id < ST_OPT_COUNT; id++)
 		if (a->vary[id]) {
-			char t[64];
+			char t[ST_ADV_TEXT];
 			st_adv_value(a, id, c->v[id], t, sizeof(t));
 			st_strbuf_addf(&b, "%s%s=%s", b.len ? sep : "", st_options[id].name, t);
 		}
@@ -171,12 +174,12 @@ static void print_option(const struct st_adv *a, const struct st_adv_phase *p,
 			 const struct st_adv_option *op, const struct pr *o)
 {
 	struct st_strbuf b = { 0 };
-	char bv[64];
+	char bv[ST_ADV_TEXT];
 	st_adv_value(a, op->id, p->cell[p->best].v[op->id], bv, sizeof(bv));
 	st_strbuf_addf(&b, "%s: %s (best %s", st_options[op->id].name, kind_word(op->kind), bv);
 	for (int t = 0; t < op->nalt; t++) {
 		const struct st_adv_alt *x = &op->alt[t];
-		char v[64];
+		char v[ST_ADV_TEXT];
 		st_adv_value(a, op->id, x->v, v, sizeof(v));
 		st_strbuf_addf(&b, "; %s %+.1f %%", v, x->pct);
 		if (!isnan(x->lo_pct))
@@ -195,7 +198,7 @@ static void print_inter(const struct st_adv *a, const struct st_adv_phase *p, co
 	const struct st_adv_cell *b = &p->cell[p->best];
 	for (int k = 0; k < p->ninter; k++) {
 		const struct st_adv_inter *it = &p->inter[k];
-		char a2[64], a1[64], b1[64], b2[64];
+		char a2[ST_ADV_TEXT], a1[ST_ADV_TEXT], b1[ST_ADV_TEXT], b2[ST_ADV_TEXT];
 		st_adv_value(a, it->a, it->a2, a2, sizeof(a2));
 		st_adv_value(a, it->a, b->v[it->a], a1, sizeof(a1));
 		st_adv_value(a, it->b, b->v[it->b], b1, sizeof(b1));
@@ -302,7 +305,7 @@ static void js_value(const struct st_adv *a, int id, int64_t v, FILE *out)
 	} else if (t == ST_T_SIZE || t == ST_T_COUNT || t == ST_T_DURATION) {
 		fprintf(out, "%lld", (long long)v);
 	} else {
-		char text[64];
+		char text[ST_ADV_TEXT];
 		st_adv_value(a, id, v, text, sizeof(text));
 		st_json_string(out, text);
 	}
