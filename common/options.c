@@ -580,11 +580,11 @@ static int workload_check(const struct st_config *cfg, char *err, size_t errn)
 		unsigned phases;
 		const char *what;
 	} needs[] = {
-		{ ST_OPT_FILES, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
-		{ ST_OPT_FILE_SIZE, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
-		{ ST_OPT_FANOUT, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
-		{ ST_OPT_DIR_MODE, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
-		{ ST_OPT_DEPTH, ST_PHASES_META, "the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_FILES, ST_PHASES_META, "the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_FILE_SIZE, ST_PHASES_META, "the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_FANOUT, ST_PHASES_META, "the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_DIR_MODE, ST_PHASES_META, "the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir)" },
+		{ ST_OPT_DEPTH, ST_PHASES_META, "the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir)" },
 		{ ST_OPT_LAYOUT, ST_PHASES_DATA, "the data phases" },
 		{ ST_OPT_ACCESS, ST_PHASES_DATA, "the data phases" },
 		{ ST_OPT_RWMIX, ST_PHASES_MIXED, "the mixed phases (rw, randrw)" },

@@ -223,6 +223,7 @@ enum st_phase {
 	ST_PHASE_RANDRW, /* the same in random order */
 	ST_PHASE_CREATE, /* metadata: --files small files per thread */
 	ST_PHASE_STAT,
+	ST_PHASE_READDIR, /* each directory listed, every entry's attributes (ls -l) */
 	ST_PHASE_OPEN,
 	ST_PHASE_REMOVE,
 	ST_PHASE_MKDIR,	  /* metadata (issue 20): --files directories per thread */
@@ -240,8 +241,8 @@ extern const char *const st_phase_names[ST_PHASE_COUNT + 1];
 #define ST_PHASES_DATA (ST_PHASES_WRITE | ST_PHASES_READ | ST_PHASES_MIXED)
 #define ST_PHASES_DIR (1u << ST_PHASE_MKDIR | 1u << ST_PHASE_DIRSTAT | 1u << ST_PHASE_RMDIR)
 #define ST_PHASES_META                                                                          \
-	(1u << ST_PHASE_CREATE | 1u << ST_PHASE_STAT | 1u << ST_PHASE_OPEN | 1u << ST_PHASE_REMOVE | \
-	 ST_PHASES_DIR)
+	(1u << ST_PHASE_CREATE | 1u << ST_PHASE_STAT | 1u << ST_PHASE_READDIR | 1u << ST_PHASE_OPEN | \
+	 1u << ST_PHASE_REMOVE | ST_PHASES_DIR)
 
 /* Values of one option. */
 struct st_optval {

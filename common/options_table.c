@@ -46,6 +46,7 @@ const char *const st_phase_names[ST_PHASE_COUNT + 1] = {
 	[ST_PHASE_RANDREAD] = "randread", [ST_PHASE_RANDWRITE] = "randwrite",
 	[ST_PHASE_RW] = "rw",		  [ST_PHASE_RANDRW] = "randrw",
 	[ST_PHASE_CREATE] = "create",	  [ST_PHASE_STAT] = "stat",
+	[ST_PHASE_READDIR] = "readdir",
 	[ST_PHASE_OPEN] = "open",	  [ST_PHASE_REMOVE] = "remove",
 	[ST_PHASE_MKDIR] = "mkdir",	  [ST_PHASE_DIRSTAT] = "dirstat",
 	[ST_PHASE_RMDIR] = "rmdir",
@@ -95,7 +96,7 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 		.def = "write,read",
 		.help = "phases to run, always in the order "
 			"write,rewrite,read,reread,randread,randwrite (data), rw,randrw (mixed, "
-			"--rwmix), create,stat,open,remove,mkdir,dirstat,rmdir (metadata, --files)",
+			"--rwmix), create,stat,readdir,open,remove,mkdir,dirstat,rmdir (metadata, --files)",
 	},
 	[ST_OPT_ITERATIONS] = {
 		.name = "iterations", .arg = "N", .type = ST_T_COUNT,

@@ -15,6 +15,7 @@ const char *const st_op_names[ST_OP_COUNT] = {
 	[ST_OP_ALLOC] = "alloc",     [ST_OP_PIN] = "pin",	  [ST_OP_DEADLINE] = "deadline",
 	[ST_OP_SHORT] = "short",     [ST_OP_CREATE] = "create",	  [ST_OP_STAT] = "stat",
 	[ST_OP_REMOVE] = "remove",   [ST_OP_RMDIR] = "rmdir",
+	[ST_OP_READDIR] = "readdir",
 };
 
 const char *const st_role_names[] = { "client", "server", "idle" };

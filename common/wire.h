@@ -56,6 +56,7 @@ enum st_op {
 	ST_OP_STAT,
 	ST_OP_REMOVE,
 	ST_OP_RMDIR,
+	ST_OP_READDIR, /* the readdir phase: a listing failed, or held other than the files made */
 	ST_OP_COUNT
 };
 extern const char *const st_op_names[ST_OP_COUNT];

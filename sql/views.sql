@@ -219,7 +219,7 @@ WITH b AS (
 	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read
 	FROM phase_summary s JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
 	JOIN combo c ON c.combo_id = s.combo_id
-	WHERE s.phase NOT IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') -- no network or disk rate to compare
+	WHERE s.phase NOT IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') -- no network or disk rate to compare
 ), y AS (
 	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
 	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part

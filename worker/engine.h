@@ -174,6 +174,14 @@ struct st_engine {
 	 */
 	ssize_t (*meta)(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
 			unsigned flags);
+	/* Optional (NULL: none; the readdir phase is then skipped, and
+	 * st_engine_unsupported says so). The next entry of directory dh's
+	 * listing, "." and ".." left out, with its attributes fetched as `ls -l`
+	 * fetches them: 1 with its name in name, 0 at the end, or -errno. The
+	 * first call on a handle starts its one listing at the beginning.
+	 * want: entries the worker still expects there; an engine that keeps
+	 * no files (null) lists that many, the others what the directory holds. */
+	int (*dir_next)(void *ts, void *dh, uint64_t want, char *name, size_t n);
 	/* Optional (NULL: none). The ST_TF_* flags of what this thread's calls
 	 * met since it was last asked (the worker asks after each phase's
 	 * close): ST_TF_SERVER_RESTART when the server's write verifier changed,

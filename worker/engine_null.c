@@ -292,6 +292,20 @@ static ssize_t null_meta(void *ts, void *dh, int op, const char *name, void *buf
 	return n < 0 || op == ST_META_CREATE || op == ST_META_OPEN ? n : 0;
 }
 
+/* A listing of what the worker expects (the null engine keeps no files):
+ * each entry one call of one delay, as every other metadata operation. */
+static int null_dir_next(void *ts, void *dh, uint64_t want, char *name, size_t n)
+{
+	(void)dh;
+	if (!want)
+		return 0;
+	ssize_t rc = null_call(ts, 0);
+	if (rc < 0)
+		return (int)rc;
+	snprintf(name, n, "f");
+	return 1;
+}
+
 const struct st_engine st_engine_null = {
 	.name = "null",
 	.help = "no I/O: each call takes --null-delay (or what --null-surface gives) and fails as --null-error says; NFS "
@@ -313,6 +327,7 @@ const struct st_engine st_engine_null = {
 	.dir_open = null_dir_open,
 	.dir_close = null_dir_close,
 	.meta = null_meta,
+	.dir_next = null_dir_next,
 	.mkdir = null_path_op,
 	.rmdir = null_path_op,
 	.unlink = null_path_op,

@@ -44,6 +44,10 @@ const struct st_posix_sys st_posix_sys_real = {
 	.mkdirat = mkdirat,
 	.unlinkat = unlinkat,
 	.fstatat = fstatat,
+	.dup = dup,
+	.fdopendir = fdopendir,
+	.readdir = readdir,
+	.closedir = closedir,
 };
 
 struct posix_rank {
@@ -311,6 +315,8 @@ static void posix_aio_file_done(void *q, void *fh, char *mode, size_t n)
 /* A directory the metadata phases work in. */
 struct posix_dir {
 	int fd;
+	DIR *list; /* the readdir phase's listing of it (NULL: none begun) */
+	int listed; /* that listing came to its end */
 };
 
 static int posix_dir_open(void *ts, void *parent, const char *name, int create, void **dh)
@@ -339,6 +345,8 @@ static int posix_dir_open(void *ts, void *parent, const char *name, int create, 
 		return -ENOMEM;
 	}
 	d->fd = fd;
+	d->list = NULL;
+	d->listed = 0;
 	*dh = d;
 	return 0;
 }
@@ -349,8 +357,49 @@ static void posix_dir_close(void *ts, void *dh)
 	struct posix_dir *d = dh;
 	if (!d)
 		return;
+	if (d->list)
+		r->sys->closedir(d->list);
 	r->sys->close(d->fd);
 	free(d);
+}
+
+/* The next entry of dh's listing, as `ls -l` lists: readdir, then the
+ * entry's attributes (fstatat, not following a link), so that a mounted
+ * NFS target shows what READDIRPLUS, the attribute cache (actimeo) and
+ * lookupcache change; readdir's d_type alone would fetch none. */
+static int posix_dir_next(void *ts, void *dh, uint64_t want, char *name, size_t n)
+{
+	(void)want; /* the directory says how many there are */
+	struct posix_rank *r = ts;
+	struct posix_dir *d = dh;
+	if (d->listed)
+		return 0;
+	if (!d->list) {
+		int fd = r->sys->dup(d->fd);
+		if (fd < 0)
+			return -errno;
+		d->list = r->sys->fdopendir(fd);
+		if (!d->list) {
+			int e = errno;
+			r->sys->close(fd);
+			return -e;
+		}
+	}
+	for (;;) {
+		errno = 0;
+		struct dirent *de = r->sys->readdir(d->list);
+		if (!de) {
+			d->listed = !errno;
+			return errno ? -errno : 0;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		struct stat st;
+		if (r->sys->fstatat(d->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			return -errno;
+		snprintf(name, n, "%s", de->d_name);
+		return 1;
+	}
 }
 
 /* Write or read [0, len) of fd, whole (EINTR and short transfers retried);
@@ -421,6 +470,7 @@ const struct st_engine st_engine_posix = {
 	.dir_open = posix_dir_open,
 	.dir_close = posix_dir_close,
 	.meta = posix_meta,
+	.dir_next = posix_dir_next,
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,

@@ -80,6 +80,10 @@ unsigned st_engine_unsupported(const struct st_engine *e, const struct st_config
 		why[0] = '\0';
 	if (meta)
 		snprintf(why, n, "the %s engine has no metadata phases", e->name);
+	else if (!e->dir_next && (phases & 1u << ST_PHASE_READDIR)) {
+		meta = 1u << ST_PHASE_READDIR;
+		snprintf(why, n, "the %s engine lists no directory (readdir)", e->name);
+	}
 	if (!e->unsupported)
 		return meta;
 	char its[256] = "";

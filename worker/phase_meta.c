@@ -17,7 +17,15 @@
  * directories per thread, m<i> (m<i>.r<rank>.t<thread> when shared), where
  * its files would be. What a create
  * writes there is the data pattern at offset i << 32, so --verify checks
- * every file's bytes. A thread records which of its files exist
+ * every file's bytes. The readdir phase lists each directory its files are
+ * in (the top, or the leaves of the tree that hold files), one operation
+ * per entry listed, each entry's attributes fetched (dir_next: `ls -l`
+ * shows them, and the attribute cache and READDIRPLUS are what it
+ * measures); the files it finds there must be the --files made, else the
+ * phase fails. With --dir-mode shared the rank lists the shared directory
+ * once, as mdtest lists per rank: its threads share the leaves (leaf d is
+ * thread d mod --threads's; without --depth thread 0 lists it all), and
+ * each leaf must hold every client thread's files. A thread records which of its files exist
  * (meta_lo .. meta_hi), so that cleanup removes exactly those.
  */
 #include "pool.h"
@@ -191,6 +199,62 @@ static int meta_call(struct io_thread *t, struct meta_run *m, uint64_t i)
 	return 0;
 }
 
+/* The listing of the directory dh is (that of files i0 ..), `expect` files
+ * in it: each entry listed one call, timed. 0, or -1 with the error set. */
+static int meta_list_dir(struct io_thread *t, struct meta_run *m, uint64_t i0, uint64_t expect,
+			 int untimed)
+{
+	struct st_worker *w = t->w;
+	struct st_thread_result *r = &t->res;
+	uint64_t files = 0;
+	for (;;) {
+		if (!untimed && st_now_ns() > w->deadline_ns) {
+			r->flags |= ST_TF_DEADLINE;
+			pool_set_error(r, ETIMEDOUT, ST_OP_DEADLINE, m->phase, i0 + files);
+			return -1;
+		}
+		char name[ST_STR_MAX];
+		int64_t t0 = st_now_ns();
+		int rc = w->e->dir_next(t->ts, m->dh, files < expect ? expect - files : 0, name,
+					sizeof(name));
+		int64_t t1 = st_now_ns();
+		if (rc < 0) {
+			pool_set_error(r, -rc, ST_OP_READDIR, m->phase, i0 + files);
+			return -1;
+		}
+		if (rc == 0)
+			break;
+		files += name[0] == 'f';
+		pool_account(t, t0, t1, 0, 0);
+	}
+	if (files != expect) {
+		/* fewer: the first missing one named; more: one not made */
+		pool_set_error(r, files < expect ? ENOENT : EEXIST, ST_OP_READDIR, m->phase,
+			       i0 + (files < expect ? files : expect));
+		return -1;
+	}
+	return 0;
+}
+
+/* The readdir phase of one thread: the directories of its files (its
+ * share of the shared directory's), each listed once. */
+static void meta_list(struct io_thread *t, struct meta_run *m, int untimed)
+{
+	struct st_worker *w = t->w;
+	uint64_t nf = (uint64_t)w->nfiles;
+	uint64_t per = w->depth > 0 ? (nf + (uint64_t)w->leaves - 1) / (uint64_t)w->leaves : nf;
+	uint64_t nleaf = w->depth > 0 ? (nf + per - 1) / per : 1;
+	uint64_t share = w->shared_dir ? (uint64_t)w->a.nclients * (uint64_t)w->nthreads : 1;
+	uint64_t step = w->shared_dir ? (uint64_t)w->nthreads : 1;
+	for (uint64_t d = w->shared_dir ? (uint64_t)t->index : 0; d < nleaf; d += step) {
+		uint64_t i0 = d * per, i1 = i0 + per < nf ? i0 + per : nf;
+		if (w->depth > 0 && meta_enter(t, m, i0) < 0)
+			return;
+		if (meta_list_dir(t, m, i0, (i1 - i0) * share, untimed) < 0)
+			return;
+	}
+}
+
 /*
  * The one metadata phase loop: each of the thread's files in turn, in its
  * directory (the subdirectories of --fanout one after the other). stat and
@@ -213,6 +277,7 @@ void pool_meta_phase(struct io_thread *t, int phase, int untimed)
 	}
 	static const int ops[ST_PHASE_COUNT] = {
 		[ST_PHASE_CREATE] = ST_META_CREATE, [ST_PHASE_STAT] = ST_META_STAT,
+		[ST_PHASE_READDIR] = ST_META_STAT,
 		[ST_PHASE_OPEN] = ST_META_OPEN,	    [ST_PHASE_REMOVE] = ST_META_REMOVE,
 		[ST_PHASE_MKDIR] = ST_META_MKDIR,   [ST_PHASE_DIRSTAT] = ST_META_STAT,
 		[ST_PHASE_RMDIR] = ST_META_RMDIR,
@@ -221,7 +286,8 @@ void pool_meta_phase(struct io_thread *t, int phase, int untimed)
 	struct meta_run m = { .phase = phase, .cur = -1, .op = ops[phase], .kind = dirs ? 'm' : 'f',
 			      .len = dirs ? 0 : (size_t)w->file_size,
 			      .verify = w->a.cfg->o[ST_OPT_VERIFY].v[0] == ST_ON };
-	int reorder = (m.op == ST_META_STAT || m.op == ST_META_OPEN) && c->v[ST_OPT_REORDER] == ST_ON;
+	int reorder = (m.op == ST_META_STAT || m.op == ST_META_OPEN) && c->v[ST_OPT_REORDER] == ST_ON &&
+		      !(phase == ST_PHASE_READDIR && w->shared_dir);
 	m.owner = reorder ? w->a.partner : w->a.rank;
 	m.flags = c->v[ST_OPT_FSYNC] == ST_ON && m.len ? ST_META_FSYNC : 0;
 	uint64_t lo = 0, hi = (uint64_t)w->nfiles;
@@ -241,7 +307,9 @@ void pool_meta_phase(struct io_thread *t, int phase, int untimed)
 	if (rc < 0)
 		pool_set_error(r, -rc, ST_OP_OPEN, phase, 0);
 	m.dh = m.top;
-	for (uint64_t i = lo; rc == 0 && i < hi; i++) {
+	if (rc == 0 && phase == ST_PHASE_READDIR)
+		meta_list(t, &m, untimed);
+	for (uint64_t i = lo; rc == 0 && phase != ST_PHASE_READDIR && i < hi; i++) {
 		if (!untimed && st_now_ns() > w->deadline_ns) {
 			r->flags |= ST_TF_DEADLINE;
 			pool_set_error(r, ETIMEDOUT, ST_OP_DEADLINE, phase, i);
@@ -299,7 +367,7 @@ static void meta_remove_tree(struct io_thread *t, void *parent, int level)
 
 /* Preparation of the metadata phases (untimed): the thread's directory and
  * its subdirectories; without a create phase, the files too (for stat,
- * open, remove), and without a mkdir phase its directories (for dirstat,
+ * readdir, open, remove), and without a mkdir phase its directories (for dirstat,
  * rmdir). An error is left in t->res. */
 void pool_meta_prep(struct io_thread *t)
 {

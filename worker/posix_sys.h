@@ -10,6 +10,7 @@
 #ifndef ST_POSIX_SYS_H
 #define ST_POSIX_SYS_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -23,6 +24,13 @@ struct st_posix_sys {
 	int (*mkdirat)(int dirfd, const char *path, mode_t mode);
 	int (*unlinkat)(int dirfd, const char *path, int flags);
 	int (*fstatat)(int dirfd, const char *path, struct stat *st, int flags);
+	/* the readdir phase's listing: a copy of the directory's descriptor,
+	 * read as opendir/readdir read it (readdir: NULL with errno unchanged
+	 * at the end) */
+	int (*dup)(int fd);
+	DIR *(*fdopendir)(int fd);
+	struct dirent *(*readdir)(DIR *d);
+	int (*closedir)(DIR *d);
 };
 
 extern const struct st_posix_sys st_posix_sys_real;

@@ -587,7 +587,7 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
 	unsigned bit = 1u << phase;
 	int reorder = w->a.combo->v[ST_OPT_REORDER] == ST_ON &&
 		      (bit & (ST_PHASES_READ | 1u << ST_PHASE_STAT | 1u << ST_PHASE_OPEN |
-			       1u << ST_PHASE_DIRSTAT));
+			       1u << ST_PHASE_DIRSTAT | 1u << ST_PHASE_READDIR));
 	int owner = reorder ? w->a.partner : w->a.rank;
 	for (int i = 0; i < w->nthreads; i++) {
 		const struct st_thread_result *r = &w->t[i].res;

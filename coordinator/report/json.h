@@ -61,7 +61,7 @@ void st_json_pcts_sql(struct st_strbuf *b, const struct st_pcts *p);
  * ph, and the name of its unit. */
 /* The phases whose figure is operations per second (an SQL list; the
  * named queries in sql/ spell it out, as SQL has no constants). */
-#define ST_SQL_META_PHASES "('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir')"
+#define ST_SQL_META_PHASES "('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir')"
 #define ST_JSON_META(ph) ph " IN " ST_SQL_META_PHASES
 #define ST_JSON_FIG(ph, x) "(CASE WHEN " ST_JSON_META(ph) " THEN (" x ") ELSE (" x ") * 1e6 END)"
 #define ST_JSON_UNIT(ph) "CASE WHEN " ST_JSON_META(ph) " THEN 'ops_per_s' ELSE 'bytes_per_s' END"

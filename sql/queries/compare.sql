@@ -40,7 +40,7 @@ WITH k AS (
 	                  COALESCE(p.phase_direct, k."direct"), COALESCE(p.phase_fsync, k."fsync"),
 	                  COALESCE(p.phase_rwmix, k."rwmix"), COALESCE(p.phase_runtime, k."runtime"),
 	                  COALESCE(p.phase_ramp, k."ramp")) AS pconfig,
-	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM k
 	JOIN phase_run p ON p.combo_id = k.combo_id
 	LEFT JOIN phase_summary s ON s.combo_id = p.combo_id AND s.phase = p.phase

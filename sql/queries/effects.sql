@@ -46,7 +46,7 @@ WITH r AS (
 	SELECT COALESCE(:run, (SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 1)) AS run_id
 ), y AS (
 	SELECT s.combo_id, s.phase, s.phase_order,
-	       CASE WHEN s.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END AS y,
+	       CASE WHEN s.phase IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END AS y,
 	       u.client_cpu_pct AS ccpu, u.client_cpu_us_per_mb AS ccpm,
 	       u.server_cpu_pct AS scpu, u.server_cpu_us_per_mb AS scpm
 	FROM phase_summary s JOIN r ON r.run_id = s.run_id

@@ -55,7 +55,7 @@ WITH hosts AS (
 	                  c."stonewall", c."rwsize", c."set", c."dir-mode", c."depth") AS config,
 	       r.started_at AS run_started_at, r.label, COALESCE(h.hosts, '') AS hosts, r.nranks AS ranks,
 	       p.phase, p.phase_order,
-	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
+	       CASE WHEN p.status = 'ok' THEN CASE WHEN p.phase IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END END AS y
 	FROM combo c
 	JOIN run r ON r.run_id = c.run_id
 	LEFT JOIN hosts h ON h.run_id = c.run_id

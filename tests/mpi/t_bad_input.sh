@@ -145,7 +145,7 @@ t_bad_run_options() {
 	bad_case "--fanout: '0' is out of range (1 to 1000000)" $TG $D $M --depth 2 --fanout 0
 	bad_case "--depth 7 with --fanout 10: more than 1000000 leaf directories per thread" $TG $D $M --depth 7 --fanout 10
 	bad_case "--depth: only for the metadata phases" $TG $D --depth 2
-	bad_case "--dir-mode: only for the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir), and --phases has none" $TG $D --dir-mode shared
+	bad_case "--dir-mode: only for the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir), and --phases has none" $TG $D --dir-mode shared
 	bad_case "--layout: unknown value 'striped' (one of: file-per-thread, shared)" $TG $D --layout striped
 	bad_case "--access: unknown value 'random' (one of: segmented, strided)" $TG $D --layout shared --access random
 	bad_case "--rwmix: '101' is out of range" $TG $D --phases rw --rwmix 101
@@ -162,7 +162,7 @@ t_bad_run_options() {
 	bad_case "--null-delay-step: only for --engine null" $TG $D --null-delay-step 1ms
 	bad_case "--data: invalid pattern 'compress:0'" $TG $D --data compress:0
 	bad_case "--data: invalid pattern 'dedupe:50+dedupe:5'" $TG $D --data dedupe:50+dedupe:5
-	bad_case "--files: only for the metadata phases (create, stat, open, remove, mkdir, dirstat, rmdir), and --phases has none" $TG $D --files 10
+	bad_case "--files: only for the metadata phases (create, stat, readdir, open, remove, mkdir, dirstat, rmdir), and --phases has none" $TG $D --files 10
 	bad_case "--rwmix: only for the mixed phases (rw, randrw), and --phases has none" $TG $D --rwmix 70
 	bad_case "--layout: only for the data phases, and --phases has none" $TG $D $M --layout shared
 	bad_case "--access: only with --layout shared" $TG $D --access strided

@@ -230,6 +230,40 @@ t_meta_dir_phases_posix_counts_the_dirs() {
 	expect_eq "$(ls -A "$T/fs")" "" "target left clean"
 }
 
+t_meta_readdir_posix_lists_every_entry() {
+	tmpfs_up fs || return $?
+	# 2 ranks x 2 threads x 25 files, unique and shared, in one directory
+	# and over --fanout 3: every thread lists its own directories (each
+	# entry one operation, its attributes fetched): 100 entries; shared, each
+	# rank lists the one directory once (its threads share the leaves): 100
+	# each, 200 in all; each figure what create made, none an error
+	$MPIRUN -np 2 $ST --target "$T/fs" --threads 2 --files 25 --dir-mode unique,shared \
+		--depth 1 --fanout 1,3 --phases create,readdir,remove --db "$T/s.db" --quiet || return 1
+	expect_eq "$(q s.db "SELECT group_concat(\"dir-mode\" || ' ' || fanout || ' ' || ops || ' ' || errors, ', ')
+		FROM (SELECT c.*, s.ops, s.errors FROM phase_summary s JOIN combo c USING (combo_id)
+		WHERE s.phase = 'readdir' ORDER BY c.seq)")" \
+		"unique 1 100 0, shared 1 200 0, unique 3 100 0, shared 3 200 0" "entries listed" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM phase_summary WHERE phase = 'create' AND ops = 100")" 4 \
+		"files created" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(ops, ' ') FROM (SELECT t.ops FROM thread_result t JOIN combo c
+		USING (combo_id) WHERE t.phase = 'readdir' AND c.seq = 1 ORDER BY t.rank, t.thread)")" \
+		"100 0 100 0" "shared, one directory: thread 0 of each rank lists it all" || return 1
+	# readdir alone: the files laid out untimed, with dirstat's directories
+	# beside them, each entry listed (50 + 50 a thread); nothing left after
+	$MPIRUN -np 2 $ST --target "$T/fs" --threads 2 --files 50 --phases readdir,dirstat \
+		--db "$T/s2.db" --quiet || return 1
+	expect_eq "$(q s2.db "SELECT group_concat(phase || ' ' || ops || ' ' || errors, ', ') FROM
+		(SELECT * FROM phase_summary ORDER BY phase)")" "dirstat 200 0, readdir 400 0" \
+		"readdir of files and directories made untimed" || return 1
+	expect_eq "$(ls -A "$T/fs")" "" "target left clean" || return 1
+	# the null engine lists what was made, one delay an entry
+	$MPIRUN -np 2 $ST --engine null --null-delay 1ms --threads 2 --files 30 --dir-mode unique,shared \
+		--phases create,readdir --bind none --db "$T/n.db" --quiet || return 1
+	expect_eq "$(q n.db "SELECT group_concat(ops || ' ' || errors, ', ') FROM (SELECT s.* FROM phase_summary s
+		JOIN combo c USING (combo_id) WHERE s.phase = 'readdir' ORDER BY c.seq)")" "120 0, 240 0" \
+		"null: entries listed" || return 1
+}
+
 t_meta_tree_posix_counts_every_level() {
 	tmpfs_up fs || return $?
 	# --depth 2 --fanout 3 in one shared directory, 3 ranks x 2 threads x 27
