@@ -693,6 +693,43 @@ static int sets_differ(const struct st_config *cfg, char *err, size_t errn)
 	return 0;
 }
 
+/* --server-export: each value a list of exportfs -o options, each one
+ * exports(5) names (a KEY=V where it takes a value): a typo must stop the
+ * run here, not fail every combination on the server. */
+static int server_export_check(const struct st_config *cfg, char *err, size_t errn)
+{
+	static const char *const words[] = {
+		"secure", "insecure", "rw", "ro", "async", "sync", "wdelay", "no_wdelay", "hide",
+		"nohide", "crossmnt", "subtree_check", "no_subtree_check", "secure_locks",
+		"insecure_locks", "auth_nlm", "no_auth_nlm", "pnfs", "no_pnfs", "security_label",
+		"root_squash", "no_root_squash", "all_squash", "no_all_squash", "acl", "no_acl",
+		"rdirplus", "nordirplus", "mountpoint", "mp", "=fsid", "=anonuid", "=anongid",
+		"=sec", "=refer", "=replicas", "=mountpoint", "=mp", NULL,
+	};
+	const struct st_optval *ov = &cfg->o[ST_OPT_SERVER_EXPORT];
+	for (int i = 0; i < ov->n; i++) {
+		const char *val = st_optval_str(ov, i);
+		for (const char *p = val; *p;) {
+			size_t len = strcspn(p, ","), key = strcspn(p, ",=");
+			int ok = 0;
+			for (int k = 0; words[k] && !ok; k++) {
+				int takes_v = words[k][0] == '=';
+				const char *w = words[k] + takes_v;
+				ok = strlen(w) == key && !strncmp(p, w, key) &&
+				     (takes_v ? key + 1 < len : key == len);
+			}
+			if (!ok)
+				return st_opt_fail(err, errn, NULL,
+					    "--server-export '%s': '%.*s' is not an exportfs -o option "
+					    "(exports(5): sync, async, no_wdelay, rw, ro, root_squash, "
+					    "fsid=N, sec=..., ...)",
+					    val, (int)len, p);
+			p += len + (p[len] == ',');
+		}
+	}
+	return 0;
+}
+
 int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 {
 	if (cfg->o[ST_OPT_RESUME].n)
@@ -712,7 +749,7 @@ int st_config_check(const struct st_config *cfg, char *err, size_t errn)
 			    "--mount: '%s' is a URL; --mount takes what mount(8) does "
 			    "(server:/export; an nfs:// URL is the --target of --engine libnfs)",
 			    cfg->o[ST_OPT_MOUNT].s);
-	if (workload_check(cfg, err, errn))
+	if (workload_check(cfg, err, errn) || server_export_check(cfg, err, errn))
 		return -1;
 	/* --fstype is the type --mount mounts: alone it would change nothing */
 	const struct st_optval *ft = &cfg->o[ST_OPT_FSTYPE];

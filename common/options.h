@@ -41,6 +41,7 @@
  */
 #define ST_IODEPTH_MAX 256	   /* --iodepth: the worker's read-ahead ring, the null
 				      engine's slots, an io_uring ring's entries */
+#define ST_NFSD_THREADS_MAX 8192	   /* --server-threads: knfsd's NFSD_MAXSERVS */
 #define ST_NCONNECT_MAX 16	   /* --nconnect: libnfs contexts of one thread (lnfs.h) */
 #define ST_BASELINE_STREAMS_MAX 64 /* --baseline-streams: a client's sockets (baselines.c) */
 
@@ -128,6 +129,9 @@ enum st_opt_id {
 	/* issue 20, mdtest's directory workloads (sweep options) */
 	ST_OPT_DIR_MODE,   /* metadata: unique | shared directory */
 	ST_OPT_DEPTH,	   /* metadata: levels of the --fanout tree */
+	/* issue 23: the server's options, applied by the server ranks (sweep) */
+	ST_OPT_SERVER_THREADS, /* knfsd: /proc/fs/nfsd/threads */
+	ST_OPT_SERVER_EXPORT,  /* knfsd: exportfs -o options of the export */
 	ST_OPT_COUNT
 };
 
@@ -146,6 +150,8 @@ enum st_opt_type {
 #define ST_OF_LIST 0x2u	    /* a list (sep) of one run-level set (e.g. phases) */
 #define ST_OF_NO_PLAN 0x4u  /* command line only (not a plan key) */
 #define ST_OF_NFS 0x8u	    /* an NFS client option: requested and effective stored */
+#define ST_OF_SERVER 0x10u  /* an NFS server option: the server ranks apply it before the
+			       clients mount; requested and effective stored per server rank */
 
 /*
  * What an engine must take for an option to mean anything (st_opt_def.needs;

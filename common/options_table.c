@@ -512,4 +512,20 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 			"leaves alone in equal runs (0: all in the directory; unset: 1 with "
 			"--fanout > 1, else 0)",
 	},
+	/* issue 23: server options as dimensions */
+	[ST_OPT_SERVER_THREADS] = {
+		.name = "server-threads", .arg = "N", .type = ST_T_COUNT,
+		.flags = ST_OF_SWEEP | ST_OF_SERVER, .min = 1, .max = ST_NFSD_THREADS_MAX,
+		.help = "each server rank on a kernel NFS server (knfsd, root) sets its nfsd threads "
+			"(/proc/fs/nfsd/threads) before the clients mount; the count read back is "
+			"stored, the server's own restored at the end",
+	},
+	[ST_OPT_SERVER_EXPORT] = {
+		.name = "server-export", .arg = "OPTS;OPTS", .type = ST_T_STRING,
+		.flags = ST_OF_SWEEP | ST_OF_SERVER, .sep = ';',
+		.help = "each knfsd server rank re-exports the export the clients use with these "
+			"exportfs -o options (sync, async, no_wdelay, ...) over its own, before the "
+			"clients mount; the options exportfs -v shows are stored, the server's own "
+			"restored at the end; ';' separates the values swept",
+	},
 };

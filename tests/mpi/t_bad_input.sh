@@ -187,6 +187,24 @@ t_bad_run_options() {
 	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
 }
 
+# issue 23: the server options, refused before MPI starts (a typo must not
+# fail every combination on the server host later)
+t_bad_server_options() {
+	bad_setup || return $?
+	bad_failed=0
+	bad_cases=0
+	D="--db $T/s.db --engine null"
+	bad_case "--server-threads: '0' is out of range (1 to 8192)" $D --server-threads 0
+	bad_case "--server-threads: '8193' is out of range (1 to 8192)" $D --server-threads 1,8193
+	bad_case "--server-threads: invalid number 'many'" $D --server-threads many
+	bad_case "--server-export 'asink': 'asink' is not an exportfs -o option" $D --server-export "sync;asink"
+	bad_case "--server-export 'async,fsid=': 'fsid=' is not an exportfs -o option" $D --server-export "async,fsid="
+	bad_case "--server-export 'sync=1': 'sync=1' is not an exportfs -o option" $D --server-export "sync=1"
+	bad_case "--server-export: empty element in list 'sync;;async'" $D --server-export "sync;;async"
+	bad_case "--server-export: value 'sync' is listed twice" $D --server-export "sync;sync"
+	[ $bad_failed = 0 ] || fail "$bad_failed bad inputs were not refused cleanly"
+}
+
 t_bad_report_options() {
 	bad_setup || return $?
 	bad_failed=0
