@@ -159,6 +159,8 @@ struct st_effective {
 	char options[512];	   /* options in force as the system shows them */
 	char added[ST_ADDED_MAX];  /* options the mount driver added unasked ("nolock"), "" none */
 	char note[512];		   /* why effective differs from asked: "option: why; ..." */
+	char server_export[256];   /* a server rank: the export's options as exportfs -v shows
+				      them after --server-export ("" not applied) */
 };
 
 /* Option id's effective value is v (and known from now on). */

@@ -21,6 +21,7 @@
 #include "../store/store.h"
 #include "die.h"
 #include "progress.h"
+#include "server.h"
 #include "steps.h"
 #include "stonewall.h"
 #include "watch.h"
@@ -415,6 +416,8 @@ static void prepare(struct job *j, struct combo_run *r)
 	int64_t prep_start = st_now_ns();
 	st_watch_where(j->watch, (int)r->c->seq, -1);
 	struct st_mount_msg added;
+	struct st_prepare_status srv;
+	st_server_step(j, r->c, &srv);
 	if (mount_step(j, r->c, &r->ps, &added) == 0) {
 		struct prepare_work pw = { .r = r };
 		st_step_local(j, prepare_local, &pw, st_now_ns(), "the end of its preparation");
@@ -429,6 +432,7 @@ static void prepare(struct job *j, struct combo_run *r)
 				 added.added, added.msg);
 		}
 	}
+	st_server_merge(&r->ps, &srv);
 	if (j->rank == 0 && !(r->all_ps = calloc((size_t)j->size, sizeof(*r->all_ps))))
 		st_die("out of memory");
 	MPI_Request q;

@@ -32,6 +32,7 @@
 #include "output.h"
 #include "progress.h"
 #include "roles.h"
+#include "server.h"
 #include "search.h"
 #include "state.h"
 #include "steps.h"
@@ -853,6 +854,7 @@ static int end_run(struct job *j)
 		if (j->mnt)
 			st_step_local(j, release_local, &ew, st_now_ns(), "the end of its umount");
 	}
+	st_server_restore(j, left, sizeof(left)); /* the server as it was before the run */
 	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(left))))
 		st_die("out of memory");
 	MPI_Gather(left, (int)sizeof(left), MPI_CHAR, all, (int)sizeof(left), MPI_CHAR, 0,
@@ -984,6 +986,7 @@ int st_cmd_run(int argc, char **argv, st_run_report_fn *report)
 	MPI_Comm_free(&j->step_comm);
 	free(j->last_step);
 	free(j->mnt);
+	free(j->srv);
 	pthread_mutex_destroy(&j->mnt_mu);
 	free(j->offsets);
 	free(j->rtts);

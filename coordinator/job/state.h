@@ -67,6 +67,8 @@ struct job {
 	struct st_mount_state *mnt; /* --mount, local rank 0 of a client host: what it mounted */
 	pthread_mutex_t mnt_mu;	    /* held by a mount, a cache drop and the ending's release */
 	atomic_int mnt_closed;	    /* the job is ending: no mount or remount any more */
+	struct st_srv_state *srv;   /* a knfsd server host's first rank: what --server-threads,
+				       --server-export changed, to put back (worker/srvopts.h) */
 };
 
 #endif

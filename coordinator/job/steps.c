@@ -6,6 +6,7 @@
 #include "../../common/util.h"
 #include "../../worker/worker.h"
 #include "die.h"
+#include "server.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -271,6 +272,7 @@ static void *removal_thread(void *arg)
 void st_step_remove_on_signal(void *arg, char *left, size_t n)
 {
 	struct job *j = arg;
+	st_server_restore(j, left, n); /* a server host: its own settings back */
 	if (j->roles[j->rank] != ST_ROLE_CLIENT)
 		return;
 	struct removal *b = calloc(1, sizeof(*b));

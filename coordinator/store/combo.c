@@ -101,11 +101,19 @@ static int store_effective(struct st_store *s, int64_t combo_id, int rank,
 	char req[256], got[256], why[sizeof(e->note)];
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		int asked = c->combo->v[i] != ST_UNSET, known = st_effective_known(e, i);
-		if (!(st_options[i].flags & ST_OF_NFS) || (!asked && !known))
+		/* a server option: the rows of the ranks that applied it */
+		int server = (st_options[i].flags & ST_OF_SERVER) != 0;
+		if (server && i == ST_OPT_SERVER_EXPORT)
+			known = e->server_export[0] != '\0';
+		if (!(st_options[i].flags & ST_OF_NFS) && !(server && known))
+			continue;
+		if (!asked && !known)
 			continue;
 		if (asked)
 			st_opt_value_text(c->cfg, i, c->combo->v[i], req, sizeof(req));
-		if (known)
+		if (known && i == ST_OPT_SERVER_EXPORT)
+			st_copy(got, sizeof(got), e->server_export);
+		else if (known)
 			st_opt_value_text(c->cfg, i, e->v[i], got, sizeof(got));
 		struct st_eff_row row = {
 			.option = st_options[i].name,
