@@ -10,6 +10,7 @@
 #include "../../common/util.h"
 #include "../../worker/srvopts.h"
 #include "die.h"
+#include "roles.h"
 #include "steps.h"
 
 #include <errno.h>
@@ -23,6 +24,20 @@ static int sets_server_option(const struct st_combo *c)
 		if ((st_options[i].flags & ST_OF_SERVER) && c->v[i] != ST_UNSET)
 			return 1;
 	return 0;
+}
+
+/* Does rank r apply the server options? A server rank on the host that
+ * serves the export the clients use (--mount's or the nfs:// --target's
+ * server), or every server rank when the run names no such server: a
+ * --servers host that only serves something else (the lab's ganesha host
+ * beside a knfsd guest) is sampled, never changed. */
+static int applies(const struct job *j, int r)
+{
+	char ts[256];
+	if (j->roles[r] != ST_ROLE_SERVER)
+		return 0;
+	st_target_server(&j->cfg, ts, sizeof(ts));
+	return !ts[0] || st_host_matches(&j->hosts[r], ts);
 }
 
 struct server_work {
@@ -71,15 +86,19 @@ void st_server_step(struct job *j, const struct st_combo *c, struct st_prepare_s
 		return;
 	struct server_work w = { .j = j, .c = c, .srv = srv };
 	int64_t start = st_now_ns();
-	if (j->roles[j->rank] == ST_ROLE_SERVER && j->hosts[j->rank].local_rank == 0)
+	if (applies(j, j->rank))
 		st_step_local(j, apply_local, &w, start, "the end of applying the server options");
-	if (j->rank == 0 && j->nservers == 0) {
+	int any = 0;
+	for (int r = 0; r < j->size && !any; r++)
+		any = applies(j, r);
+	if (j->rank == 0 && !any) {
 		char what[300];
 		asked(j, c, what, sizeof(what));
 		srv->err = EINVAL;
 		srv->op = ST_OP_PREPARE;
-		snprintf(srv->message, sizeof(srv->message), "%s: no rank of this job is an NFS "
-			 "server (--servers HOST, or the --target's or --mount's server)", what);
+		snprintf(srv->message, sizeof(srv->message), "%s: no rank of this job runs on the "
+			 "export's NFS server (a rank on the --mount's or the --target's server, "
+			 "named by --servers if need be)", what);
 	}
 	/* no client mounts before every server host is done */
 	MPI_Request q;

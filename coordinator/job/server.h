@@ -9,8 +9,8 @@
 #include "state.h"
 
 /* Every rank, at the start of combination c when it sets a server option
- * (else nothing, no collective): the server ranks (local rank 0 of their
- * host) apply it; all wait until they have. A rank that could not apply
+ * (else nothing, no collective): the server ranks of the export's server
+ * host apply it; all wait until they have. A rank that could not apply
  * it has the reason in srv (err, message), merged into its preparation by
  * st_server_merge; what is in force is in srv->eff. */
 void st_server_step(struct job *j, const struct st_combo *c, struct st_prepare_status *srv);

@@ -504,6 +504,80 @@ once_vm_knfsd_server_counts_equal_the_clients() {
 	vm_on $VMLAB_N1 rm -f /export-tmpfs/ns
 }
 
+# Issue 23 item 4: the server options as dimensions, on the knfsd guest. Two client guests and
+# the knfsd guest in one job, --vers 3 x --server-threads 1,8 x --server-export sync;async, a
+# buffered write with its fsync (UNSTABLE WRITEs, then a COMMIT). The knfsd guest's rank applies
+# them before the clients mount: the threads and export options stored as in force are what
+# was asked, and what the guest shows (/proc/fs/nfsd/threads, exportfs -v) while the job runs;
+# a sync export's COMMIT writes the data out (nfsd_commit fsyncs only when the export is sync),
+# an async one's returns at once: at each thread count the sync export's COMMIT takes longer
+# per call than the async one's, as the clients' mountstats timed them. The ganesha host's rank (a
+# --servers host that serves no export the clients use) changes nothing. After the run the
+# guest has its own thread count (set to 5 before, so the restore is seen) and exports back.
+once_vm_knfsd_server_options_applied_read_back_and_restored() {
+	vm_lab || return $?
+	trap 'for g in $VMLAB_GUESTS; do vm_on $g sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"; done
+		vm_on $VMLAB_N1 sh -c "echo 8 >/proc/fs/nfsd/threads; exportfs -ra"' EXIT
+	printf '%s slots=1\n' $VMLAB_S1 $VMLAB_V1 $VMLAB_V2 $VMLAB_N1 >hf
+	vm_on $VMLAB_N1 sh -c 'echo 5 >/proc/fs/nfsd/threads' || return 1
+	vm_on $VMLAB_N1 sh -c 'cat /proc/fs/nfsd/threads; exportfs -v' >before || return 1
+	# the guest as the job leaves it at each combination's start: polled while it runs
+	vm_on $VMLAB_N1 sh -c 'for i in $(seq 600); do echo "$(cat /proc/fs/nfsd/threads)" \
+		"$(exportfs -v | awk "\$1 == \"/export\" { print \$2 }" | tr "()," "\n\n\n" | grep -x "sync\|async")";
+		sleep 0.5; done' >seen 2>/dev/null &
+	poll=$!
+	t0=$(date +%s%N)
+	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 4 $ST --engine posix \
+		--mount "$VMLAB_KNFSD:/export" --target "$VMLAB_TARGET" --servers $VMLAB_S1,$VMLAB_N1 \
+		--vers 3 --server-threads 1,8 --server-export 'sync;async' --direct off --fsync on \
+		--block 1m --size 8m --phases write --baseline off \
+		--db "$T/k.db" --quiet >out 2>&1
+	rc=$?
+	kill $poll 2>/dev/null
+	wait $poll 2>/dev/null
+	echo "the job: $((($(date +%s%N) - t0) / 1000000)) ms"
+	[ $rc = 0 ] || vm_job_failed $rc out "$T/k.db" || return 1
+	vm_on $VMLAB_N1 sh -c 'cat /proc/fs/nfsd/threads; exportfs -v' >after || return 1
+	expect_eq "$(q k.db "SELECT group_concat(\"server-threads\" || ':' || \"server-export\" || ':' || status, ' ')
+		FROM (SELECT * FROM combo ORDER BY seq)")" "1:sync:ok 1:async:ok 8:sync:ok 8:async:ok" "combinations" || return 1
+	echo "stored as in force (rank 3, the knfsd guest):"
+	q k.db "SELECT c.seq, e.option, e.requested, e.effective FROM effective_option e JOIN combo c USING (combo_id)
+		WHERE e.option LIKE 'server-%' ORDER BY c.seq, e.option, e.rank" | sed 's/^/    /'
+	expect_eq "$(q k.db "SELECT COUNT(*) FROM effective_option WHERE option LIKE 'server-%' AND rank != 3")" 0 \
+		"server options stored only for the rank that applied them" || return 1
+	expect_eq "$(q k.db "SELECT COUNT(*) FROM effective_option WHERE option = 'server-threads' AND effective = requested")" 4 \
+		"the thread count read back is the one asked, every combination" || return 1
+	expect_eq "$(q k.db "SELECT COUNT(*) FROM effective_option WHERE option = 'server-export'
+		AND ',' || effective || ',' LIKE '%,' || requested || ',%'
+		AND ',' || effective || ',' NOT LIKE '%,' || CASE requested WHEN 'sync' THEN 'async' ELSE 'sync' END || ',%'
+		AND ',' || effective || ',' LIKE '%,rw,%'")" 4 \
+		"exportfs -v shows the export sync or async as asked, still rw, every combination" || return 1
+	# what the guest showed while the job ran: every pair the job asked for, nothing else but 5 sync
+	sort -u seen | grep . >pairs
+	echo "seen in the guest during the job: $(tr '\n' ' ' <pairs)"
+	for p in "1 sync" "1 async" "8 sync" "8 async"; do
+		grep -qx "$p" pairs || fail "the guest never showed '$p' during the job" || return 1
+	done
+	expect_eq "$(grep -vx '1 sync\|1 async\|8 sync\|8 async\|5 sync' pairs | tr '\n' ' ')" "" \
+		"the guest showed no other threads and export" || return 1
+	# the COMMIT's time per call of each combination, the two clients' together
+	q k.db "SELECT c.\"server-export\", c.\"server-threads\", SUM(r.ops), SUM(r.rtt_us) * 1.0 / SUM(r.ops)
+		FROM rpc_stat r JOIN combo c USING (combo_id) WHERE r.op = 'COMMIT' AND r.source = 'mountstats'
+		GROUP BY c.combo_id ORDER BY c.seq" | tr '|' ' ' >commit
+	echo "COMMIT per combination (export threads calls us/call):"
+	sed 's/^/    /' commit
+	expect_eq "$(awk '$3 >= 2 { n++ } END { print n + 0 }' commit)" 4 "a COMMIT from each client, every combination" || return 1
+	awk '{ t[$2] = 1; us[$1, $2] = $4 } END { for (k in t) { printf "threads %s: COMMIT sync %.0f us, async %.0f us\n",
+		k, us["sync", k], us["async", k]; if (!(us["sync", k] > us["async", k])) bad = 1 } exit bad }' commit ||
+		fail "at a thread count, the sync export's COMMIT is not slower than the async one's" || return 1
+	q k.db "SELECT c.\"server-export\", c.\"server-threads\", ROUND(p.agg_mbps, 1) FROM phase_summary p JOIN combo c USING (combo_id)
+		ORDER BY c.seq" | tr '|' ' ' | sed 's/^/    write MB\/s (export threads MB\/s): /'
+	diff before after >/dev/null || fail "the guest's threads and exports after the run differ: $(diff before after | tr '\n' ' ')" || return 1
+	expect_eq "$(head -1 after)" 5 "the guest's own thread count back" || return 1
+	vm_on $VMLAB_N1 ls -A /export >left || return 1
+	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
+}
+
 # When a job on the VM lab fails, the test says what stcluster said and what the run stored,
 # not mpirun's banner only (issue 24: the sweep failed with "the job (exit 1)" and the banner,
 # which names no cause). vm_job_failed on a recorded job's output and a real store with a
