@@ -221,6 +221,27 @@ t_lab_servers_by_name_and_resume_keep_one_set_of_baselines() {
 	expect_eq "$(ls -A "$T/export")" "" "export left clean"
 }
 
+# Issue 23 item 4: a server rank that cannot apply the server options (nfs-ganesha's host: no
+# kernel NFS server) refuses each combination, its reason stored as its own error; the clients
+# do no I/O there, and the run goes on to the next combination
+t_lab_ganesha_server_rank_refuses_server_options() {
+	command -v ganesha.nfsd >/dev/null || { echo "nfs-ganesha is not installed"; return 77; }
+	$ST --help | grep -q "^  libnfs  " || { echo "the libnfs engine is not built in"; return 77; }
+	lab_up 1 none || return 1
+	hf=$(hostfile_of 1)
+	lab_run mpirun -hostfile "$hf" -np 2 $ST --engine libnfs --target "$URL" --block 64k --size 256k \
+		--server-threads 1,8 --server-export async --baseline off --db "$T/s.db" --quiet >out 2>&1
+	expect_eq $? 1 "the run's exit status (combinations failed): $(cat out)" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(status, ' ') FROM (SELECT status FROM combo ORDER BY seq)")" \
+		"failed failed" "both combinations failed" || return 1
+	expect_eq "$(q s.db "SELECT group_concat(rank || ' ' || errno_name || ' ' || message, '|') FROM
+		(SELECT f.* FROM combo_failure f JOIN combo c USING (combo_id) ORDER BY c.seq)")" \
+		"1 ENOTSUP --server-threads 1 --server-export async: host $STLAB_NS_PREFIX-s1 (rank 1) runs no kernel NFS server (/proc/fs/nfsd/threads absent)|1 ENOTSUP --server-threads 8 --server-export async: host $STLAB_NS_PREFIX-s1 (rank 1) runs no kernel NFS server (/proc/fs/nfsd/threads absent)" \
+		"the server rank's reason, stored as its own" || return 1
+	expect_eq "$(q s.db "SELECT COUNT(*) FROM rank_result")" 0 "no phase ran" || return 1
+	expect_eq "$(ls -A "$T/export")" "" "export left clean"
+}
+
 t_lab_stcluster_conf_reaches_every_host() {
 	lab_up 3 none || return 1
 	# `mpirun -hostfile nodes stcluster` with no arguments: the plan is in
