@@ -29,7 +29,8 @@ WITH k AS (
 	                  "vers", "proto", "rsize", "wsize", "sync", "hard", "timeo", "retrans",
 	                  "nconnect", "ac", "actimeo", "iodepth", "mount-opts", "files", "file-size",
 	                  "fanout", "layout", "access", "rwmix", "runtime", "ramp", "stonewall",
-	                  "rwsize", "set", "dir-mode", "depth") AS config
+	                  "rwsize", "set", "dir-mode", "depth", "server-threads",
+	                  "server-export") AS config
 	FROM combo c
 	WHERE c.run_id IN (:run_a, :run_b)
 ), x AS (

@@ -106,6 +106,8 @@ WITH r AS (
 	UNION ALL SELECT combo_id, 32, 'set', CAST("set" AS TEXT), "set", NULL FROM c
 	UNION ALL SELECT combo_id, 33, 'dir-mode', CAST("dir-mode" AS TEXT), "dir-mode", NULL FROM c
 	UNION ALL SELECT combo_id, 34, 'depth', CAST("depth" AS TEXT), "depth", NULL FROM c
+	UNION ALL SELECT combo_id, 35, 'server-threads', CAST("server-threads" AS TEXT), "server-threads", NULL FROM c
+	UNION ALL SELECT combo_id, 36, 'server-export', CAST("server-export" AS TEXT), "server-export", NULL FROM c
 ), v AS (
 	-- the options that vary in the run
 	SELECT factor, MIN(ord) AS ord, COUNT(DISTINCT quote(level_key)) AS nl
