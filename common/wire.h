@@ -259,7 +259,9 @@ struct st_sample {
 	char metric[24];  /* cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, net_rx_mbps,
 			     net_tx_mbps, disk_read_mbps, disk_write_mbps,
 			     disk_read_iops, disk_write_iops, nfsd_cpu_pct,
-			     nfsd_calls (a count, not a rate) */
+			     nfsd_calls, nfsd_pool (counts, not rates),
+			     disk_busy_pct, disk_queue, export_disk,
+			     nfsd_threads */
 	char device[24];  /* interface or disk; "" for host-wide metrics */
 	double value;	  /* percent of all CPUs, or 10^6 bytes/s, or ops/s */
 };

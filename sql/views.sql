@@ -150,6 +150,57 @@ SELECT combo_id, phase, rank, metric, COUNT(*) AS samples,
        AVG(value) AS avg_value, MAX(value) AS max_value
 FROM per_t GROUP BY combo_id, phase, rank, metric;
 
+-- Per combination, phase and server rank: the server's parts as the rank
+-- sampled them over the phase (NULL where it did not see them):
+--   export_disk       the whole disk the export is on (the sampler found it
+--                     from the export's path: --server-dir, --mount's or the
+--                     URL's path; none on tmpfs or where the path is not
+--                     local), with its mean busy share (%util: the time it
+--                     had a request in flight), queue (requests in flight,
+--                     aqu-sz) and MB/s each way
+--   nfsd_threads      the kernel NFS server's threads (/proc/fs/nfsd)
+--   nfsd_arrived      calls that arrived at its pools (pool_stats' packets)
+--   nfsd_waited_pct   the share of them that found no idle thread (arrived
+--                     minus threads woken, of arrived): calls that queued
+--                     behind busy threads
+--   nfsd_calls        the calls /proc/net/rpc/nfsd counted (all operations)
+--   cpu_busy_pct      the host's CPUs busy (user, system, interrupts), % of all
+CREATE VIEW server_parts AS
+WITH k AS (
+	SELECT DISTINCT combo_id, phase, rank FROM sample
+), d AS (
+	SELECT s.combo_id, s.phase, s.rank, s.device,
+	       AVG(CASE WHEN s.metric = 'disk_busy_pct' THEN s.value END) AS busy_pct,
+	       AVG(CASE WHEN s.metric = 'disk_queue' THEN s.value END) AS queue,
+	       AVG(CASE WHEN s.metric = 'disk_read_mbps' THEN s.value END) AS read_mbps,
+	       AVG(CASE WHEN s.metric = 'disk_write_mbps' THEN s.value END) AS write_mbps
+	FROM sample s
+	WHERE s.metric IN ('disk_busy_pct', 'disk_queue', 'disk_read_mbps', 'disk_write_mbps')
+	  AND s.device IN (SELECT e.device FROM sample e WHERE e.combo_id = s.combo_id
+	                   AND e.phase = s.phase AND e.rank = s.rank AND e.metric = 'export_disk')
+	GROUP BY s.combo_id, s.phase, s.rank, s.device
+), p AS (
+	SELECT combo_id, phase, rank,
+	       MAX(CASE WHEN metric = 'nfsd_threads' THEN value END) AS nfsd_threads,
+	       SUM(CASE WHEN metric = 'nfsd_pool' AND device = 'packets' THEN value END) AS arrived,
+	       SUM(CASE WHEN metric = 'nfsd_pool' AND device = 'woken' THEN value END) AS woken,
+	       SUM(CASE WHEN metric = 'nfsd_calls' THEN value END) AS calls
+	FROM sample WHERE metric IN ('nfsd_threads', 'nfsd_pool', 'nfsd_calls')
+	GROUP BY combo_id, phase, rank
+), u AS (
+	SELECT combo_id, phase, rank, AVG(value) AS cpu_busy_pct
+	FROM (SELECT combo_id, phase, rank, t_ns, SUM(value) AS value FROM sample
+	      WHERE metric IN ('cpu_user_pct', 'cpu_sys_pct') GROUP BY combo_id, phase, rank, t_ns)
+	GROUP BY combo_id, phase, rank
+)
+SELECT k.combo_id, k.phase, k.rank, d.device AS export_disk, d.busy_pct AS disk_busy_pct,
+       d.queue AS disk_queue, d.read_mbps AS disk_read_mbps, d.write_mbps AS disk_write_mbps,
+       p.nfsd_threads, p.arrived AS nfsd_arrived,
+       100.0 * MAX(0, p.arrived - COALESCE(p.woken, 0)) / NULLIF(p.arrived, 0) AS nfsd_waited_pct,
+       p.calls AS nfsd_calls, u.cpu_busy_pct
+FROM k LEFT JOIN d USING (combo_id, phase, rank) LEFT JOIN p USING (combo_id, phase, rank)
+LEFT JOIN u USING (combo_id, phase, rank);
+
 -- Per combination and phase: what the phase cost in CPU, as a share of its
 -- wall time (span_ns of phase_summary: earliest client start to latest end)
 -- and per MB (10^6 bytes) all clients moved.
@@ -201,7 +252,14 @@ LEFT JOIN s USING (combo_id, phase);
 -- O_DIRECT; the server's page cache for reads above its disk), never for
 -- libnfs, which keeps none. A read phase limited by the disk whose server
 -- ranks sampled their disks reading less than half of what the clients
--- got was served from the server's page cache, not disk-bound.
+-- got was served from the server's page cache, not disk-bound. Then, from
+-- the server's parts as its ranks sampled them (server_parts; no baseline
+-- needed): a phase whose export disk was busy 90 % of it or more is
+-- disk-bound, with the disk, its busy share and the MB/s it moved; one
+-- whose kernel NFS server's host had its CPUs 90 % busy is "server CPU"
+-- (saying whether the calls also waited for threads: more threads alone
+-- would not help); one in which half the calls or more found every nfsd
+-- thread busy is named "nfsd threads", with the share and the count.
 CREATE VIEW verdict AS
 WITH b AS (
 	SELECT run_id,
@@ -210,25 +268,40 @@ WITH b AS (
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'write' THEN mbps END) AS disk_write,
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'read' THEN mbps END) AS disk_read
 	FROM baseline GROUP BY run_id
-), x AS (
+), x0 AS (
 	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps, r.engine, c.direct, c.fsync,
 	       s.phase IN ('write', 'rewrite', 'randwrite') AS writes,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps,
 	       (SELECT SUM(v.avg_value) FROM server_summary v WHERE v.combo_id = s.combo_id
-	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read
-	FROM phase_summary s JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
+	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read,
+	       -- the busiest export disk of the server ranks, and the thread pool that
+	       -- made the most calls wait
+	       (SELECT v.rank FROM server_parts v WHERE v.combo_id = s.combo_id AND v.phase = s.phase
+	        AND v.disk_busy_pct IS NOT NULL ORDER BY v.disk_busy_pct DESC, v.rank LIMIT 1) AS disk_rank,
+	       (SELECT v.rank FROM server_parts v WHERE v.combo_id = s.combo_id AND v.phase = s.phase
+	        AND v.nfsd_waited_pct IS NOT NULL ORDER BY v.nfsd_waited_pct DESC, v.rank LIMIT 1) AS pool_rank
+	FROM phase_summary s LEFT JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
 	JOIN combo c ON c.combo_id = s.combo_id
 	WHERE s.phase NOT IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') -- no network or disk rate to compare
+), x AS (
+	SELECT x0.*, d.export_disk, d.disk_busy_pct,
+	       CASE WHEN x0.writes THEN d.disk_write_mbps ELSE d.disk_read_mbps END AS disk_sampled_mbps,
+	       p.nfsd_threads, p.nfsd_waited_pct, p.cpu_busy_pct AS nfsd_host_cpu_pct
+	FROM x0
+	LEFT JOIN server_parts d ON d.combo_id = x0.combo_id AND d.phase = x0.phase AND d.rank = x0.disk_rank
+	LEFT JOIN server_parts p ON p.combo_id = x0.combo_id AND p.phase = x0.phase AND p.rank = x0.pool_rank
 ), y AS (
-	SELECT x.*, CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
-	       CASE WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
+	SELECT x.*, CASE WHEN net_mbps IS NULL AND disk_mbps IS NULL THEN NULL
+	                 WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
+	       CASE WHEN net_mbps IS NULL AND disk_mbps IS NULL THEN NULL
+	            WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN 'network' ELSE 'disk' END AS limit_part
 	FROM x
 )
 SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit_part,
        100.0 * agg_mbps / NULLIF(limit_mbps, 0) AS pct_of_limit,
+       export_disk, disk_busy_pct, disk_sampled_mbps, nfsd_threads, nfsd_waited_pct, nfsd_host_cpu_pct,
        CASE
-         WHEN limit_mbps IS NULL THEN NULL
          WHEN net_mbps IS NOT NULL AND agg_mbps > 1.05 * net_mbps THEN
            'above the measured limit of ' || printf('%.0f', net_mbps) || ' MB/s (network): ' ||
            CASE
@@ -253,7 +326,23 @@ SELECT run_id, combo_id, phase, agg_mbps, net_mbps, disk_mbps, limit_mbps, limit
               AND server_disk_read < 0.5 * agg_mbps THEN
            'served from the server''s page cache (its disks read ' || printf('%.0f', server_disk_read)
            || ' MB/s meanwhile)'
-         WHEN agg_mbps >= 0.85 * limit_mbps THEN limit_part || '-bound'
+         WHEN agg_mbps >= 0.85 * limit_mbps AND (limit_part = 'network' OR disk_busy_pct IS NULL)
+           THEN limit_part || '-bound'
+         WHEN agg_mbps >= 0.85 * limit_mbps OR disk_busy_pct >= 90 THEN
+           'disk-bound: the export''s disk ' || export_disk || ' was busy ' || printf('%.0f', disk_busy_pct)
+           || ' % of the phase' || CASE WHEN disk_sampled_mbps IS NULL THEN '' ELSE ', '
+           || printf('%.1f', disk_sampled_mbps) || ' MB/s ' || CASE WHEN writes THEN 'written' ELSE 'read' END END
+           || CASE WHEN disk_mbps IS NULL THEN '' ELSE ' (its baseline ' || printf('%.1f', disk_mbps) || ' MB/s)' END
+         WHEN nfsd_host_cpu_pct >= 90 THEN
+           'server CPU: the kernel NFS server''s host had its CPUs ' || printf('%.0f', nfsd_host_cpu_pct)
+           || ' % busy' || CASE WHEN nfsd_waited_pct >= 50 THEN ' and ' || printf('%.0f', nfsd_waited_pct)
+           || ' % of the calls found all ' || printf('%d', nfsd_threads) || ' nfsd threads busy: '
+           || 'more threads alone will not help' ELSE '' END
+         WHEN nfsd_waited_pct >= 50 THEN
+           'nfsd threads: ' || printf('%.0f', nfsd_waited_pct) || ' % of the calls found all '
+           || printf('%d', nfsd_threads) || ' of the server''s threads busy: '
+           || 'more of them (--server-threads) may help'
+         WHEN limit_mbps IS NULL THEN NULL
          ELSE 'below the parts: NFS or client'
        END AS verdict
 FROM y;

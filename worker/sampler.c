@@ -9,15 +9,18 @@
  * (the host's, where nfsd is loaded: a knfsd lab guest).
  */
 #include "sampler.h"
+#include "srvopts.h"
 
 #include "../common/util.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define MAX_DEV 32
@@ -25,6 +28,7 @@
 struct counter {
 	char name[24];
 	uint64_t a, b, c, d; /* rx/tx bytes, or read/write sectors and ops */
+	uint64_t e, f;	     /* a disk's ms busy and ms waited by its requests */
 	int seen;
 };
 
@@ -44,6 +48,9 @@ struct st_sampler {
 	int restarts;	      /* since the reset: the server's process set changed */
 	struct st_nfsd_calls calls; /* /proc/net/rpc/nfsd at the last tick */
 	int calls_seen;
+	uint64_t pool[4]; /* /proc/fs/nfsd/pool_stats at the last tick, all pools */
+	int pool_seen;
+	char export_disk[32]; /* the whole disk the export is on; "" unknown */
 };
 
 struct st_sampler *st_sampler_new(size_t max_points)
@@ -59,6 +66,27 @@ struct st_sampler *st_sampler_new(size_t max_points)
 	s->max = max_points;
 	s->hz = sysconf(_SC_CLK_TCK);
 	return s;
+}
+
+int st_sampler_export(struct st_sampler *s, const char *path)
+{
+	s->export_disk[0] = '\0';
+	struct stat sb;
+	char link[128], real[PATH_MAX];
+	if (!path[0] || stat(path, &sb))
+		return -1;
+	/* the block device the file system is on; a partition's disk is the
+	 * directory above it in sysfs (.../block/vda/vda1) */
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(sb.st_dev), minor(sb.st_dev));
+	if (!realpath(link, real))
+		return -1; /* no block device: tmpfs, NFS, overlay... */
+	char part[PATH_MAX + 16];
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (access(part, F_OK) == 0)
+		*strrchr(real, '/') = '\0';
+	const char *name = strrchr(real, '/');
+	st_copy(s->export_disk, sizeof(s->export_disk), name ? name + 1 : real);
+	return 0;
 }
 
 void st_sampler_free(struct st_sampler *s)
@@ -304,9 +332,9 @@ static void tick_disk(struct st_sampler *s, int64_t t, double dt)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		char name[32];
-		unsigned long long rd_ios, rd_sec, wr_ios, wr_sec;
-		if (sscanf(line, "%*u %*u %31s %llu %*u %llu %*u %llu %*u %llu", name, &rd_ios,
-			   &rd_sec, &wr_ios, &wr_sec) != 5)
+		unsigned long long rd_ios, rd_sec, wr_ios, wr_sec, busy_ms, wait_ms;
+		if (sscanf(line, "%*u %*u %31s %llu %*u %llu %*u %llu %*u %llu %*u %*u %llu %llu", name,
+			   &rd_ios, &rd_sec, &wr_ios, &wr_sec, &busy_ms, &wait_ms) != 7)
 			continue;
 		/* whole devices (not partitions: they would count twice) that
 		 * did I/O at some point; no loop/ram noise */
@@ -324,11 +352,21 @@ static void tick_disk(struct st_sampler *s, int64_t t, double dt)
 			add(s, t, "disk_write_mbps", name, (double)(wr_sec - c->d) * 512 / dt / 1e6);
 			add(s, t, "disk_read_iops", name, (double)(rd_ios - c->a) / dt);
 			add(s, t, "disk_write_iops", name, (double)(wr_ios - c->c) / dt);
+			/* io_ticks: the ms the disk had a request in flight (%util);
+			 * time_in_queue: the ms all requests spent, so over dt the mean
+			 * number in flight (aqu-sz) */
+			double busy = (double)(busy_ms - c->e) / 10.0 / dt;
+			add(s, t, "disk_busy_pct", name, busy > 100 ? 100 : busy);
+			add(s, t, "disk_queue", name, (double)(wait_ms - c->f) / 1000.0 / dt);
+			if (!strcmp(name, s->export_disk))
+				add(s, t, "export_disk", name, 1);
 		}
 		c->a = rd_ios;
 		c->b = rd_sec;
 		c->c = wr_ios;
 		c->d = wr_sec;
+		c->e = busy_ms;
+		c->f = wait_ms;
 		c->seen = 1;
 	}
 	fclose(f);
@@ -426,6 +464,53 @@ static void tick_calls(struct st_sampler *s, int64_t t)
 	s->calls_seen = 1;
 }
 
+int st_nfsd_pool_parse(const char *text, uint64_t sum[4])
+{
+	int pools = 0;
+	memset(sum, 0, 4 * sizeof(*sum));
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned long long v[4];
+		if (*l != '#' && sscanf(l, "%*u %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) == 4) {
+			for (int i = 0; i < 4; i++)
+				sum[i] += v[i];
+			pools++;
+		}
+	}
+	return pools;
+}
+
+/* The kernel NFS server's thread pool, where it runs: the threads it has
+ * ("nfsd_threads") and, summed over its pools, what /proc/fs/nfsd/pool_stats
+ * counted in the interval ("nfsd_pool", a count; device "packets" arrived,
+ * "enqueued" transports queued, "woken" threads woken for them, "timedout"
+ * idle threads that timed out). A call that arrived while no thread was
+ * idle woke none: packets - woken is the calls that waited for a thread.
+ * Nothing where no nfsd thread runs (ganesha, no server). */
+static void tick_pool(struct st_sampler *s, int64_t t)
+{
+	char *text;
+	if (st_read_file(ST_NFSD_THREADS_FILE, &text))
+		return;
+	long threads = strtol(text, NULL, 10);
+	free(text);
+	if (threads <= 0 || st_read_file("/proc/fs/nfsd/pool_stats", &text)) {
+		s->pool_seen = 0;
+		return;
+	}
+	uint64_t now[4];
+	int pools = st_nfsd_pool_parse(text, now);
+	free(text);
+	if (pools <= 0)
+		return;
+	add(s, t, "nfsd_threads", "", (double)threads);
+	static const char *const names[4] = { "packets", "enqueued", "woken", "timedout" };
+	for (int i = 0; s->primed && s->pool_seen && i < 4; i++)
+		if (now[i] >= s->pool[i])
+			add(s, t, "nfsd_pool", names[i], (double)(now[i] - s->pool[i]));
+	memcpy(s->pool, now, sizeof(now));
+	s->pool_seen = 1;
+}
+
 void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
 {
 	int64_t now = st_now_ns();
@@ -436,6 +521,7 @@ void st_sampler_tick(struct st_sampler *s, int64_t offset_ns)
 	tick_net(s, t, dt);
 	tick_disk(s, t, dt);
 	tick_calls(s, t);
+	tick_pool(s, t);
 	s->last_ns = now;
 	s->primed = 1;
 }

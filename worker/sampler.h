@@ -1,11 +1,12 @@
 /*
  * sampler.h - what a server rank watches while the clients run: CPU
  * (user, system, iowait), bytes per network interface, bytes and ops per
- * disk, the CPU of the NFS server process (ganesha.nfsd in this
+ * disk with its busy share and queue, the CPU of the NFS server process (ganesha.nfsd in this
  * network namespace, or the kernel's nfsd threads) and, where the kernel
  * serves NFS, the calls its nfsd received per operation (metric
  * "nfsd_calls", device "v3 WRITE", "v4 COMMIT", ...: a count over the
- * interval, not a rate; only intervals with calls have a point).
+ * interval, not a rate; only intervals with calls have a point) and its
+ * thread pool (pool_stats).
  *
  * st_sampler_tick reads /proc once and appends one point per metric with
  * the rate over the interval since the previous tick. The first tick only
@@ -26,6 +27,12 @@ struct st_sampler;
  * and counted). NULL when out of memory. */
 struct st_sampler *st_sampler_new(size_t max_points);
 void st_sampler_free(struct st_sampler *s); /* accepts NULL */
+
+/* The export's own disk: the whole disk that holds path (from its st_dev
+ * through /sys/dev/block), whose intervals get a point "export_disk"
+ * beside its own, so a verdict can name the disk the export is on and no
+ * other. 0, or -1 when path is on no block device (tmpfs) or not here. */
+int st_sampler_export(struct st_sampler *s, const char *path);
 
 /* Forget the points (the counters stay primed). */
 void st_sampler_reset(struct st_sampler *s);
@@ -58,5 +65,10 @@ int st_nfsd_calls_parse(const char *text, struct st_nfsd_calls *c);
 /* The name of NFSv3 procedure i or NFSv4 operation i (vers 3 or 4) as
  * mountstats spells it (WRITE, COMMIT, ...); NULL when there is none. */
 const char *st_nfsd_call_name(int vers, int i);
+
+/* /proc/fs/nfsd/pool_stats summed over its pools into sum: packets
+ * arrived, sockets enqueued, threads woken, threads timed out. The number
+ * of pools read (0: none; the "#" header is skipped). */
+int st_nfsd_pool_parse(const char *text, uint64_t sum[4]);
 
 #endif

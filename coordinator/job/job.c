@@ -22,6 +22,7 @@
 #include "../../worker/hostinfo.h"
 #include "../../worker/mount.h"
 #include "../../worker/sampler.h"
+#include "../../worker/srvopts.h"
 #include "../../worker/worker.h"
 #include "../store/live.h"
 #include "../store/store.h"
@@ -576,9 +577,11 @@ static int cluster_roles(struct job *j)
 	for (int r = 0; r < j->size; r++)
 		j->nservers += j->roles[r] == ST_ROLE_SERVER;
 	if (j->roles[j->rank] == ST_ROLE_SERVER) {
-		j->sampler = st_sampler_new(200000);
-		if (!j->sampler)
+		if (!(j->sampler = st_sampler_new(200000)))
 			st_die("out of memory");
+		char path[256]; /* the export's disk, where it has one */
+		st_srv_export_path(&j->cfg, path, sizeof(path));
+		st_sampler_export(j->sampler, path);
 	}
 	return 0;
 }

@@ -602,11 +602,11 @@ static void section_verdicts(FILE *o, const struct html_page *pg)
 	int nv = 0, all = 0;
 	for (size_t i = 0; i < pg->bars.n; i++) {
 		const struct html_bar *b = HTML_AT(pg->bars, struct html_bar, i);
-		all += b->phase >= 0 && !isnan(b->pct);
+		all += b->phase >= 0 && (!isnan(b->pct) || b->verdict[0]);
 	}
 	for (size_t i = 0; i < pg->bars.n; i++) {
 		const struct html_bar *b = HTML_AT(pg->bars, struct html_bar, i);
-		if (b->phase < 0 || isnan(b->pct))
+		if (b->phase < 0 || (isnan(b->pct) && !b->verdict[0]))
 			continue;
 		/* at hundreds of combinations, one row each is a page of its own */
 		if (!nv++ && all > HTML_BARS_CHARTED)
@@ -630,7 +630,8 @@ static void section_verdicts(FILE *o, const struct html_page *pg)
 		fputs(all > HTML_BARS_CHARTED ? "</table></details>\n" : "</table>\n", o);
 	else
 		fputs("<p>No verdict: this run measured no baseline (no rank ran on an NFS server host, "
-		      "or --baseline off), so there is no limit to compare the aggregate with.</p>\n",
+		      "or --baseline off), so there is no limit to compare the aggregate with, and "
+		      "no server part it sampled was at its limit.</p>\n",
 		      o);
 }
 
@@ -677,6 +678,49 @@ static void section_wire(FILE *o, const struct html_page *pg)
 	if (r.nrow)
 		fprintf(o, "</table>\n<p class=\"note\">%d of %zu phases flagged.</p>\n", flagged,
 			r.nrow);
+	html_rows_release(&r);
+}
+
+/* The server's side of each phase (server_parts): the export's disk and
+ * the kernel NFS server's thread pool, as its ranks sampled them. */
+static void section_server(FILE *o, const struct html_page *pg)
+{
+	struct html_rows r;
+	char err[ST_ERR_MAX];
+	if (html_load_server(pg, &r, err, sizeof(err)))
+		return;
+	if (r.nrow)
+		fputs("<h2>The server's side</h2>\n<p class=\"note\">What each server rank sampled "
+		      "over the phase: the disk the export is on (busy: the share of the phase it had "
+		      "a request in flight; queue: requests in flight on average) and, on a kernel "
+		      "NFS server, its threads, the calls that arrived at its pools and the share "
+		      "that found every thread busy (pool_stats: arrived, less threads woken), with "
+		      "the host's CPUs busy.</p>\n<table class=\"small\"><tr><th class=\"num\">seq"
+		      "</th><th>combination</th><th>phase</th><th class=\"num\">MB/s</th><th>host</th>"
+		      "<th>disk</th><th class=\"num\">busy %</th><th class=\"num\">written MB/s</th>"
+		      "<th class=\"num\">read MB/s</th><th class=\"num\">queue</th><th "
+		      "class=\"num\">nfsd threads</th><th class=\"num\">calls arrived</th><th "
+		      "class=\"num\">waited %</th><th class=\"num\">CPU %</th></tr>\n",
+		      o);
+	static const int digits[14] = { 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 0, 0, 0, 0 };
+	for (size_t i = 0; i < r.nrow; i++) {
+		fprintf(o, "<tr><td class=\"num\">%d</td>", cell_int(&r, i, 0));
+		for (int c = 1; c < 14; c++) {
+			const struct html_cell *v = HTML_CELL(&r, i, c);
+			int text = c == 1 || c == 2 || c == 4 || c == 5;
+			fputs(text ? "<td>" : "<td class=\"num\">", o);
+			if (text)
+				esc_cell(o, &r, i, c);
+			else if (v->text)
+				num(o, v->num, digits[c]);
+			else
+				fputs("&ndash;", o);
+			fputs("</td>", o);
+		}
+		fputs("</tr>\n", o);
+	}
+	if (r.nrow)
+		fputs("</table>\n", o);
 	html_rows_release(&r);
 }
 
@@ -785,6 +829,7 @@ int st_html_report(sqlite3 *db, const char *run, FILE *out, char *err, size_t n)
 	section_ranking(out, &pg);
 	section_verdicts(out, &pg);
 	section_wire(out, &pg);
+	section_server(out, &pg);
 	section_failures(out, &pg);
 	section_hosts(out, &pg);
 	fputs("<footer>Written by <code>stcluster report --html</code> from the store; MB/s = "

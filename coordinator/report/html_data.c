@@ -525,6 +525,22 @@ int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, s
 		      1, r, err, n);
 }
 
+/* The server's side of each phase, per server rank that saw its export's
+ * disk or a kernel NFS server's pool: the phases with either. */
+int html_load_server(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
+{
+	return labelled_load(pg, "SELECT c.seq + 1, ",
+		      ", s.phase, s.agg_mbps, COALESCE(h.hostname, 'rank ' || p.rank), p.export_disk, "
+		      "p.disk_busy_pct, p.disk_write_mbps, p.disk_read_mbps, p.disk_queue, "
+		      "p.nfsd_threads, p.nfsd_arrived, p.nfsd_waited_pct, p.cpu_busy_pct "
+		      "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
+		      "JOIN server_parts p ON p.combo_id = s.combo_id AND p.phase = s.phase "
+		      "LEFT JOIN host h ON h.run_id = c.run_id AND h.rank = p.rank "
+		      "WHERE c.run_id = :run AND (p.export_disk IS NOT NULL OR p.nfsd_threads IS NOT NULL) "
+		      "ORDER BY c.seq, s.phase_order, p.rank",
+		      1, r, err, n);
+}
+
 int html_load_failures(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
 	return rows_load(pg,

@@ -157,6 +157,7 @@ int html_load_run(const struct html_page *pg, struct html_rows *r, char *err, si
 int html_load_baselines(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
 int html_load_meta(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
 int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
+int html_load_server(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
 int html_load_failures(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
 int html_load_hosts(const struct html_page *pg, struct html_rows *r, char *err, size_t n);
 int html_load_timed(const struct html_page *pg, struct html_rows *r, char *err, size_t n);

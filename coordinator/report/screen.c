@@ -95,7 +95,10 @@ static const struct {
 	int footnote; /* the verdict's own text is a footnote of the row */
 } verdicts[] = {
 	{ "NET", "network-bound", "at the network's limit (85 % or more of it, measured alone)", 0 },
+	{ "BUSY", "disk-bound:", "the export's disk was busy or at its limit (figures: its footnote)", 1 },
 	{ "DISK", "disk-bound", "at the server disk's limit (85 % or more of it, measured alone)", 0 },
+	{ "CPU", "server CPU", "the NFS server host's CPUs busy (its footnote)", 1 },
+	{ "NFSD", "nfsd threads", "calls waited for an idle nfsd thread (its footnote)", 1 },
 	{ "NFS", "below the parts", "below the parts measured alone: the NFS stack or the client", 0 },
 	{ "ABOVE", "above the measured limit", "above a limit measured alone (why: its footnote)", 1 },
 	{ "CACHE", "served from", "served from the server's page cache (its footnote)", 1 },

@@ -290,8 +290,9 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 
 static const char *const view_names[] = { "phase_value", "phase_flags", "rpc_flag",
 					  "option_override", "rpc_mix", "rpc_summary", "phase_cpu", "verdict",
-					  "server_summary", "result", "phase_summary", "client_result",
-					  "run_summary", "interval_summary", "interval_rank", "interval" };
+					  "server_parts", "server_summary", "result", "phase_summary",
+					  "client_result", "run_summary", "interval_summary", "interval_rank",
+					  "interval" };
 
 /* views.sql's result again, its c.* the combo's columns by name, those a
  * phase may have of its own (phase_value's) as the phase's value. */

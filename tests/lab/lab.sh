@@ -11,6 +11,7 @@
 #                         [--vm-servers N] [--vm-disk MB] [--vm-disk-bps N] [--vm-disk-iops N]
 #   lab.sh run    LAB_DIR [--on HOST] -- COMMAND...  # in the head (or HOST), env.sh loaded
 #   lab.sh rate   LAB_DIR RATE|none                 # shape every server's link, both ways
+#   lab.sh disk-rate LAB_DIR BPS|none               # throttle each knfsd guest's export disk
 #   lab.sh status LAB_DIR
 #   lab.sh down   LAB_DIR                           # idempotent; cleans a half-made lab too
 #
@@ -660,6 +661,14 @@ cmd_rate() {
 	echo "lab $LAB_PREFIX: server link rate $2"
 }
 
+cmd_disk_rate() {
+	[ $# -eq 2 ] || usage
+	open_lab "$1"
+	exec 9> "$LAB_DIR/.lock" && flock -w 10 9 || die "$LAB_DIR is busy"
+	[ "${LAB_VM_SERVERS:-0}" -ge 1 ] || die "lab $LAB_PREFIX has no knfsd guest (--vm-servers)"
+	"$VM" disk-rate "$LAB_DIR" "$2" || die "setting the disk rate $2 failed"
+}
+
 cmd_status() {
 	[ $# -eq 1 ] || usage
 	open_lab "$1"
@@ -707,6 +716,7 @@ case $cmd in
 	down) cmd_down "$@" ;;
 	run) cmd_run "$@" ;;
 	rate) cmd_rate "$@" ;;
+	disk-rate) cmd_disk_rate "$@" ;;
 	status) cmd_status "$@" ;;
 	*) usage ;;
 esac

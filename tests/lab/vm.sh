@@ -12,6 +12,7 @@
 #   vm.sh start LAB_DIR [IMG] # lab.sh up: boot the guests of LAB_DIR/vm/guests at once
 #   vm.sh wait  LAB_DIR       # lab.sh up: until each answers over ssh (bound: STLAB_VM_BOOT_WAIT)
 #   vm.sh stop  LAB_DIR       # lab.sh down: power-off over ssh, monitor quit, TERM, KILL (by PID)
+#   vm.sh disk-rate LAB_DIR BPS|none  # lab.sh disk-rate: throttle each server guest's disk now
 #
 # Environment:
 #   STLAB_VM_CACHE      image cache (default /var/cache/stcluster-vm)
@@ -398,7 +399,7 @@ cmd_start() {
 		srv=()
 		if [ "${G_ROLE[$i]}" = server ]; then
 			server_disk "$n" || die "cannot make the export disk of $n"
-			srv=(-drive "file=$VD/$n.disk,if=virtio,format=raw,cache=writeback$DISK_THROTTLE")
+			srv=(-drive "id=data,file=$VD/$n.disk,if=virtio,format=raw,cache=writeback$DISK_THROTTLE")
 		fi
 		# in the bridge's namespace, where the guest's tap is a port of br0; TMPDIR: the
 		# snapshot overlay of root.img stays inside the lab (removed even after a SIGKILL)
@@ -559,7 +560,40 @@ cmd_stop() {
 	rm -rf "$VD" "$SD"
 }
 
-[ $# -ge 1 ] || { sed -n '/^#   vm.sh image/,/^#   vm.sh stop/s/^#   //p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+# disk-rate: the export disk of every server guest (its drive "data") throttled to BPS bytes/s
+# both ways together, or unthrottled (none), while it runs: the QEMU monitor's
+# block_set_io_throttle, then its info block read back from the monitor's output, which must
+# show the rate (or no throttling)
+cmd_disk_rate() {
+	[ $# = 2 ] || die "usage: $prog disk-rate LAB_DIR BPS|none"
+	open_lab "$1"
+	local bps=$2 n i out line
+	[ "$bps" = none ] && bps=0
+	[[ $bps =~ ^[0-9]+$ ]] || die "disk-rate: BPS must be bytes/s or none, got '$2'"
+	for ((i = 0; i < ${#G_NAME[@]}; i++)); do
+		[ "${G_ROLE[$i]}" = server ] || continue
+		n=${G_NAME[$i]}
+		exec 7<> "$VD/$n.mon.out" 8<> "$VD/$n.mon.in" || die "guest $n: no monitor"
+		while read -r -t 0.2 -u 7 line; do :; done # what it said before
+		printf 'block_set_io_throttle data %s 0 0 0 0 0\ninfo block data\n' "$bps" >&8
+		out=
+		# its answer: info block's lines up to the next prompt (the throttle's line comes
+		# after the cache mode's), or what came within 2 s
+		while read -r -t 2 -u 7 line; do
+			out+="$line"$'\n'
+			case $out in *"Cache mode"*"(qemu)"*) break ;; esac
+		done
+		exec 7<&- 8>&-
+		if [ "$bps" = 0 ]; then
+			! grep -q "I/O throttling" <<<"$out"
+		else
+			grep -q "I/O throttling:.*bps=$bps\b" <<<"$out"
+		fi || die "guest $n: its disk's throttle is not $2: $(tr -s '\r\n' ' ' <<<"$out" | tail -c 300)"
+		if [ "$bps" = 0 ]; then say "guest $n: its disk not throttled"; else say "guest $n: its disk at $bps B/s"; fi
+	done
+}
+
+[ $# -ge 1 ] || { sed -n '/^#   vm.sh image/,/^#   vm.sh disk-rate/s/^#   //p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 cmd=$1; shift
 case $cmd in
 	image) cmd_image "$@" ;;
@@ -567,5 +601,6 @@ case $cmd in
 	start) cmd_start "$@" ;;
 	wait) cmd_wait "$@" ;;
 	stop) cmd_stop "$@" ;;
+	disk-rate) cmd_disk_rate "$@" ;;
 	*) die "unknown command '$cmd' (image, prune, start, wait, stop)" ;;
 esac

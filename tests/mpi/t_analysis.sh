@@ -261,6 +261,55 @@ assert d['read']['b_n'] == 3, d
 	expect_eq "$?" 2 "compare with one run" || return 1
 }
 
+# The verdict from the server's parts (issue 23 item 3), each rule against planted samples of
+# a server rank (the VM lab's knfsd test measures them for real): a null run without
+# baselines has no verdict; a phase whose export disk was busy 95 % is disk-bound with the
+# disk and its figures; one whose knfsd host's CPUs were 95 % busy is "server CPU"; one where
+# 70 of 100 calls found all 4 nfsd threads busy is "nfsd threads"; a disk that is not the
+# export's (no export_disk point) names nothing. report, its JSON and the HTML show them.
+t_verdict_from_the_server_parts() {
+	an_run s.db --null-delay 1ms --block 64k --size 1m --phases write,read,rewrite,randread \
+		--baseline off || return 1
+	expect_eq "$(q s.db "SELECT COUNT(verdict) FROM verdict")" 0 "no baselines, no parts: no verdict" || return 1
+	c=$(q s.db "SELECT combo_id FROM combo")
+	sqlite3 s.db "INSERT INTO sample (combo_id, phase, rank, t_ns, metric, device, value) VALUES
+		($c, 'write', 2, 1, 'export_disk', 'vdb', 1), ($c, 'write', 2, 1, 'disk_busy_pct', 'vdb', 94),
+		($c, 'write', 2, 2, 'export_disk', 'vdb', 1), ($c, 'write', 2, 2, 'disk_busy_pct', 'vdb', 96),
+		($c, 'write', 2, 1, 'disk_write_mbps', 'vdb', 19), ($c, 'write', 2, 2, 'disk_write_mbps', 'vdb', 20),
+		($c, 'write', 2, 1, 'disk_busy_pct', 'vda', 100),
+		($c, 'read', 2, 1, 'nfsd_threads', '', 4), ($c, 'read', 2, 1, 'nfsd_pool', 'packets', 60),
+		($c, 'read', 2, 2, 'nfsd_pool', 'packets', 40), ($c, 'read', 2, 1, 'nfsd_pool', 'woken', 30),
+		($c, 'read', 2, 1, 'cpu_user_pct', '', 20), ($c, 'read', 2, 1, 'cpu_sys_pct', '', 20),
+		($c, 'rewrite', 2, 1, 'nfsd_threads', '', 8), ($c, 'rewrite', 2, 1, 'nfsd_pool', 'packets', 50),
+		($c, 'rewrite', 2, 1, 'nfsd_pool', 'woken', 48),
+		($c, 'rewrite', 2, 1, 'cpu_user_pct', '', 60), ($c, 'rewrite', 2, 1, 'cpu_sys_pct', '', 35),
+		($c, 'randread', 2, 1, 'disk_busy_pct', 'vda', 100)" || return 1
+	q s.db "SELECT phase, COALESCE(verdict, '-') FROM verdict ORDER BY phase" >v.txt
+	cat >want.txt <<'EOF'
+randread|-
+read|nfsd threads: 70 % of the calls found all 4 of the server's threads busy: more of them (--server-threads) may help
+rewrite|server CPU: the kernel NFS server's host had its CPUs 95 % busy
+write|disk-bound: the export's disk vdb was busy 95 % of the phase, 19.5 MB/s written
+EOF
+	cmp -s v.txt want.txt || fail "verdicts: $(diff want.txt v.txt)" || return 1
+	expect_eq "$(q s.db "SELECT export_disk || ' ' || disk_busy_pct || ' ' || disk_write_mbps FROM server_parts
+		WHERE phase = 'write'")" "vdb 95.0 19.5" "server_parts of the write" || return 1
+	$ST report --db s.db >r.txt || return 1
+	grep -q "disk-bound: the export's disk vdb was busy 95 % of the phase" r.txt ||
+		fail "report does not show the disk verdict: $(cat r.txt)" || return 1
+	$ST report --db s.db --format json >r.json || return 1
+	python3 -c "
+import json
+v = {r['phase']: r['verdict'] for r in json.load(open('r.json'))['rows']}
+assert v['read'].startswith('nfsd threads: 70 %') and v['randread'] is None, v" ||
+		fail "report --format json's verdicts" || return 1
+	$ST report --db s.db --html r.html || return 1
+	for want in "<h2>The server's side</h2>" '<td>vdb</td><td class="num">95</td>' \
+		"nfsd threads: 70 % of the calls"; do
+		grep -qF "$want" r.html || fail "the HTML lacks '$want'" || return 1
+	done
+}
+
 t_history_flags_regression() {
 	common="--block 16k --size 128k --sync sync,async --iterations 3"
 	an_run s.db --null-delay 2ms $common --label H1 || return 1
@@ -286,7 +335,9 @@ prev = statistics.mean(h1 + h2)
 assert d[2]['earlier_runs'] == 2 and close(d[2]['earlier_mean'] / 1e6, prev), (d[2], prev)
 assert close(d[2]['mean'] / 1e6, statistics.mean(h3)), d[2]
 assert close(d[2]['change_pct'], 100 * (statistics.mean(h3) - prev) / prev), d[2]
-assert d[2]['verdict'] == 'regression' and -85 < d[2]['change_pct'] < -30, d[2]
+# the change itself is the raw rows' (above): planted 2 ms -> 6 ms calls, -67 %, which a
+# loaded machine moves either way (-85.1 % once on a fresh root at load 8-10); a regression
+assert d[2]['verdict'] == 'regression' and -100 < d[2]['change_pct'] < 0, d[2]
 EOF
 	# the whole history: both sync values, both phases, three runs each
 	$ST history --db s.db --format csv >all.csv || return 1

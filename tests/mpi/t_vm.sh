@@ -584,6 +584,80 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
 }
 
+# Issue 23 items 2-3: the server's parts per phase, and the verdict they give, on the knfsd
+# guest. Job 1, its disk free: two client guests x 16 threads of O_DIRECT 1 MiB writes against
+# --server-threads 1,8: with one nfsd thread most calls arrive while it is busy (pool_stats:
+# arrived, threads woken), with eight few do; the verdict names "nfsd threads" at 1 and not
+# at 8. Job 2: the guest's export disk throttled by QEMU to 4 MB/s (lab.sh disk-rate; at 20
+# the guest's CPU under TCG, 16 MB/s of sync WRITEs, is the limit before its disk), the
+# export sync and the clients' mounts sync (every WRITE on the disk before its reply), with
+# the disk baseline on the export (--server-dir): the write phase is named disk-bound with the
+# export's disk (vdb, found from the export's path), its busy share and MB/s, and the
+# baseline's; the phase and the baseline at 4 MB/s +- 10 %.
+once_vm_knfsd_verdict_from_the_parts() {
+	vm_lab || return $?
+	trap 'for g in $VMLAB_GUESTS; do vm_on $g sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"; done
+		"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" none >/dev/null' EXIT
+	printf '%s slots=1\n' $VMLAB_S1 $VMLAB_V1 $VMLAB_V2 $VMLAB_N1 >hf
+	job() { # DB ARGS...: the job on the knfsd guest's export
+		db=$1; shift
+		"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 4 $ST --engine posix \
+			--mount "$VMLAB_KNFSD:/export" --target "$VMLAB_TARGET" --servers $VMLAB_S1,$VMLAB_N1 \
+			--vers 3 --phases write --db "$T/$db" --quiet "$@" >out 2>&1 ||
+			vm_job_failed $? out "$T/$db"
+	}
+	t0=$(date +%s%N)
+	job p.db --server-threads 1,8 --threads 16 --direct on --block 1m --size 4m --baseline off || return 1
+	echo "job 1 (threads 1, 8): $((($(date +%s%N) - t0) / 1000000)) ms"
+	q p.db "SELECT c.\"server-threads\", CAST(p.nfsd_threads AS INTEGER), CAST(p.nfsd_arrived AS INTEGER),
+			ROUND(p.nfsd_waited_pct, 1), CAST(p.nfsd_calls AS INTEGER), ROUND(p.cpu_busy_pct),
+			ROUND(s.agg_mbps, 1), COALESCE(v.verdict, '-')
+		FROM combo c JOIN server_parts p USING (combo_id) JOIN phase_summary s USING (combo_id, phase)
+		JOIN verdict v USING (combo_id, phase) WHERE p.rank = 3 ORDER BY c.seq" | tr '|' ' ' >pool
+	echo "threads asked, threads, calls arrived, % waited, nfsd calls, host CPU %, MB/s, verdict:"
+	sed 's/^/    /' pool
+	expect_eq "$(awk '{ print $1, $2 }' pool | tr '\n' ' ')" "1 1 8 8 " "the pool's threads as sampled" || return 1
+	# 2 clients x 16 threads x 4 WRITEs of 1 MiB (and their LOOKUPs, GETATTRs...) arrived
+	awk 'NR == 1 { a = $4 } NR == 2 { b = $4 } $5 < 64 { low = 1 } END { exit !(a > b && !low) }' pool ||
+		fail "more calls waited for a thread at 1 than at 8 (and 64 nfsd calls or more)" || return 1
+	# the verdict names the threads at 1 (as the limit, or beside a busy CPU), never at 8
+	grep -q "^1 .* \(nfsd threads: [0-9]* % of the calls found all 1 \|server CPU: .* % of the calls found all 1 nfsd threads busy\)" pool ||
+		fail "the verdict at 1 thread does not name the threads" || return 1
+	! grep -q "^8 .*threads busy" pool || fail "the verdict at 8 threads names the threads" || return 1
+	"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" 4000000 || return 1
+	t0=$(date +%s%N)
+	job d.db --server-export sync --sync sync --direct on --block 1m --size 8m --baseline on \
+		--server-dir /export --baseline-size 8m --baseline-time 0.5 || return 1
+	echo "job 2 (disk at 4 MB/s): $((($(date +%s%N) - t0) / 1000000)) ms"
+	"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" none || return 1
+	q d.db "SELECT p.export_disk, ROUND(p.disk_busy_pct), ROUND(p.disk_write_mbps + p.disk_read_mbps, 2),
+			ROUND(p.disk_queue, 2), ROUND(s.agg_mbps, 2), ROUND(v.disk_mbps, 2), v.verdict
+		FROM server_parts p JOIN phase_summary s USING (combo_id, phase) JOIN verdict v USING (combo_id, phase)
+		WHERE p.rank = 3" | tr '|' ' ' >disk
+	echo "disk, busy %, its MB/s, queue, the clients' MB/s, its baseline MB/s, verdict:"
+	sed 's/^/    /' disk
+	q d.db "SELECT kind, direction, server_rank, ROUND(mbps, 2), COALESCE(note, '') FROM baseline
+		WHERE kind = 'disk'" | sed 's/^/    baseline: /'
+	read -r dev busy mbps queue agg base verdict <disk
+	expect_eq "$dev" vdb "the export's disk" || return 1
+	# the throttle is the oracle: the disk's O_DIRECT write baseline is 4 MB/s +- 10 %, and
+	# so is the phase, which no more than the disk can carry (the clients' figure) and the
+	# disk moved as the guest's diskstats counted it (data and journal, the mean of the
+	# intervals' rates); a sync write with a round trip between calls leaves the disk idle
+	# between them: busy below 100 %, so the verdict comes from the baseline, with the figures
+	awk -v m="$mbps" -v b="$base" -v a="$agg" 'BEGIN { exit !(b >= 3.6 && b <= 4.4 && a >= 3.6 &&
+		a <= 1.05 * b && m >= 3.2 && m <= 4.4) }' ||
+		fail "the throttled disk: the clients $agg MB/s, the disk $mbps MB/s in the phase, $base MB/s alone (want 4 MB/s +- 10 %)" || return 1
+	case $verdict in
+	"disk-bound: the export's disk vdb was busy "*" % of the phase, "*" MB/s written (its baseline "*" MB/s)") ;;
+	*) fail "the verdict of the throttled write: '$verdict'"; return 1 ;;
+	esac
+	$ST report --db d.db >report.txt || return 1
+	grep -q "disk-bound: the export's disk vdb" report.txt || fail "report does not show the verdict" || return 1
+	vm_on $VMLAB_N1 ls -A /export >left || return 1
+	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
+}
+
 # When a job on the VM lab fails, the test says what stcluster said and what the run stored,
 # not mpirun's banner only (issue 24: the sweep failed with "the job (exit 1)" and the banner,
 # which names no cause). vm_job_failed on a recorded job's output and a real store with a

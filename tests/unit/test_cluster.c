@@ -180,6 +180,57 @@ static void nfsd_calls_parse(void)
 	      c.v4[5] == 9 && c.v3[1] == 1);
 }
 
+/* pool_stats as Linux 6.1 writes it, two pools summed; the header skipped */
+static void nfsd_pool_parse(void)
+{
+	uint64_t v[4];
+	CHECK(st_nfsd_pool_parse("# pool packets-arrived sockets-enqueued threads-woken threads-timedout\n"
+				 "0 1200 1200 700 0\n1 30 30 30 2\n",
+				 v) == 2);
+	CHECK(v[0] == 1230 && v[1] == 1230 && v[2] == 730 && v[3] == 2);
+	CHECK(st_nfsd_pool_parse("# pool packets-arrived sockets-enqueued threads-woken threads-timedout\n", v) == 0);
+	CHECK(st_nfsd_pool_parse("", v) == 0 && v[0] == 0);
+}
+
+/* The export's disk: the root file system's is a whole disk of /sys/block,
+ * and its intervals carry an "export_disk" point beside its busy share
+ * (0-100) and queue; a tmpfs path has none */
+static void sampler_export_disk(void)
+{
+	struct st_sampler *s = st_sampler_new(4000);
+	CHECK(st_sampler_export(s, "/dev/shm") == -1);
+	if (st_sampler_export(s, "/") != 0) {
+		printf("# / is on no block device here: the export disk's points not checked\n");
+		st_sampler_free(s);
+		return;
+	}
+	st_sampler_tick(s, 0);
+	char path[] = "/tmp/st-sampler-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, path, sizeof(path)) == (ssize_t)sizeof(path) && fsync(fd) == 0);
+	close(fd);
+	unlink(path);
+	usleep(20000);
+	st_sampler_tick(s, 0);
+	size_t n;
+	const struct st_sample *p = st_sampler_points(s, &n);
+	const char *disk = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(p[i].metric, "export_disk"))
+			disk = p[i].device;
+	CHECK(disk != NULL);
+	int busy = 0, queue = 0;
+	for (size_t i = 0; disk && i < n; i++) {
+		busy += !strcmp(p[i].metric, "disk_busy_pct") && !strcmp(p[i].device, disk) &&
+			p[i].value >= 0 && p[i].value <= 100;
+		queue += !strcmp(p[i].metric, "disk_queue") && !strcmp(p[i].device, disk) && p[i].value >= 0;
+	}
+	char sys[64];
+	snprintf(sys, sizeof(sys), "/sys/block/%s", disk ? disk : "?");
+	CHECK(busy == 1 && queue == 1 && access(sys, F_OK) == 0);
+	st_sampler_free(s);
+}
+
 static void sampler_rates(void)
 {
 	struct st_sampler *s = st_sampler_new(1000);
@@ -330,6 +381,8 @@ const struct unit_test unit_cluster[] = {
 	{ "cluster: the interface of the route to the server", route_to_server },
 	{ "cluster: sampler: priming, CPU percentages, reset, bounded", sampler_rates },
 	{ "cluster: sampler: knfsd's calls per operation from /proc/net/rpc/nfsd", nfsd_calls_parse },
+	{ "cluster: sampler: knfsd's thread pools from /proc/fs/nfsd/pool_stats", nfsd_pool_parse },
+	{ "cluster: sampler: the export's whole disk, its busy share and queue", sampler_export_disk },
 	{ "cluster: TCP stream: every byte counted, refused fast", tcp_stream_counts_bytes },
 	{ "cluster: disk baseline writes, reads and removes its file", disk_file },
 	{ "cluster: t_disk_baseline_leaves_a_file_it_did_not_create", disk_file_not_ours },

@@ -91,7 +91,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 16);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 17);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
