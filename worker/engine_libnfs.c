@@ -511,9 +511,10 @@ static void stats_reset(struct lnfs_thread *t)
 static void lnfs_thread_rpc(void *ts, struct st_rpc_result *into)
 {
 	struct lnfs_thread *t = ts;
-	static const char *const names[LNFS_K_COUNT] = { "READ",   "WRITE",   "COMMIT",
-							  "LOOKUP", "CREATE",  "MKDIR",
-							  "GETATTR", "REMOVE", "RMDIR" };
+	static const char *const names[LNFS_K_COUNT] = { "READ",    "WRITE",  "COMMIT",
+							  "LOOKUP",  "CREATE", "MKDIR",
+							  "GETATTR", "REMOVE", "RMDIR",
+							  "READDIRPLUS" };
 	for (int k = 0; into && k < LNFS_K_COUNT; k++) {
 		const struct lnfs_kind_stats *s = &t->stats.k[k];
 		if (k > LNFS_K_COMMIT && !s->trans && !s->ops)
@@ -783,7 +784,38 @@ static int lnfs_dir_open(void *ts, void *parent, const char *name, int create, v
 static void lnfs_dir_close(void *ts, void *dh)
 {
 	(void)ts;
-	free(dh);
+	struct lnfs_file *d = dh;
+	if (d && d->list)
+		free(d->list->names);
+	if (d)
+		free(d->list);
+	free(d);
+}
+
+/* The next entry of the directory's listing, as `ls -l` over NFSv3 lists
+ * it: READDIRPLUS from cookie 0, each reply's entries with their
+ * attributes, the next call from the last entry's cookie until a reply
+ * says it is the end. */
+static int lnfs_dir_next(void *ts, void *dh, uint64_t want, char *name, size_t n)
+{
+	(void)want; /* the server's directory says how many there are */
+	struct lnfs_thread *t = ts;
+	struct lnfs_file *d = dh;
+	if (!d->list && !(d->list = calloc(1, sizeof(*d->list))))
+		return -ENOMEM;
+	struct lnfs_list *l = d->list;
+	while (l->pos >= l->len) {
+		if (l->eof)
+			return 0;
+		l->len = l->pos = 0;
+		int rc = lnfs_meta_call(t, d, CALL_READDIRPLUS, NULL, NULL);
+		if (rc)
+			return rc;
+	}
+	const char *e = l->names + l->pos;
+	l->pos += strlen(e) + 1;
+	snprintf(name, n, "%s", e);
+	return 1;
 }
 
 static ssize_t lnfs_meta(void *ts, void *dh, int op, const char *name, void *buf, size_t len,
@@ -891,6 +923,7 @@ const struct st_engine st_engine_libnfs = {
 	.dir_open = lnfs_dir_open,
 	.dir_close = lnfs_dir_close,
 	.meta = lnfs_meta,
+	.dir_next = lnfs_dir_next,
 	.events = lnfs_events,
 	.mkdir = lnfs_mkdir,
 	.rmdir = lnfs_rmdir,

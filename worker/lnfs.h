@@ -47,7 +47,7 @@
 	X(rpc_service) X(rpc_disconnect) X(rpc_nfs3_read_async) X(rpc_nfs3_write_async)    \
 	X(rpc_nfs3_commit_async) X(rpc_nfs3_lookup_async) X(rpc_nfs3_create_async)         \
 	X(rpc_nfs3_mkdir_async) X(rpc_nfs3_getattr_async) X(rpc_nfs3_remove_async)         \
-	X(rpc_nfs3_rmdir_async) X(nfsstat3_to_errno)
+	X(rpc_nfs3_rmdir_async) X(rpc_nfs3_readdirplus_async) X(nfsstat3_to_errno)
 
 #define LNFS_CALL_PTR(f) __typeof__(f) *f;
 struct lnfs_lib {
@@ -103,8 +103,9 @@ struct lnfs_rank {
 };
 
 /* What a call on the wire does. The metadata calls name an entry of the
- * file's directory (LOOKUP, CREATE, MKDIR, REMOVE, RMDIR) or ask the
- * file's attributes (GETATTR). */
+ * file's directory (LOOKUP, CREATE, MKDIR, REMOVE, RMDIR), ask the file's
+ * attributes (GETATTR), or list the directory (READDIRPLUS: the next
+ * entries after the list's cookie, each with its attributes). */
 enum lnfs_call_kind {
 	CALL_READ,
 	CALL_WRITE,
@@ -115,7 +116,8 @@ enum lnfs_call_kind {
 	CALL_MKDIR,
 	CALL_GETATTR,
 	CALL_REMOVE,
-	CALL_RMDIR
+	CALL_RMDIR,
+	CALL_READDIRPLUS
 };
 
 struct lnfs_thread;
@@ -188,6 +190,7 @@ enum {
 	LNFS_K_GETATTR,
 	LNFS_K_REMOVE,
 	LNFS_K_RMDIR,
+	LNFS_K_READDIRPLUS,
 	LNFS_K_COUNT
 };
 
@@ -222,6 +225,19 @@ struct lnfs_file {
 	char verf[NFS3_WRITEVERFSIZE];
 	struct lnfs_ra *ra;		   /* read-ahead slots (iodepth of them), or NULL */
 	int nra;
+	struct lnfs_list *list;		   /* a directory's listing in progress, or NULL */
+};
+
+/* A directory's listing (the readdir phase): the names of the last
+ * READDIRPLUS reply ("." and ".." left out), NUL-separated in names[0,
+ * len), handed out from pos; where the next call starts (cookie, the
+ * server's cookie verifier) and whether the last reply was the end. */
+struct lnfs_list {
+	char *names;
+	size_t len, cap, pos;
+	uint64_t cookie;
+	char verf[NFS3_COOKIEVERFSIZE];
+	int eof;
 };
 
 struct lnfs_thread {
@@ -304,9 +320,9 @@ void lnfs_ra_free(struct lnfs_file *f);
  * is done (lnfs_blk_settle ends one that got no call in flight). */
 struct lnfs_blk *lnfs_blk_begin(struct lnfs_thread *t);
 void lnfs_blk_settle(struct lnfs_thread *t, struct lnfs_blk *b);
-/* One metadata call (CALL_LOOKUP ... CALL_RMDIR) on directory (or, for
- * GETATTR, file) f, waited for: the handle a LOOKUP, CREATE or MKDIR
- * returns goes to res. 0 or -errno. */
+/* One metadata call (CALL_LOOKUP ... CALL_READDIRPLUS) on directory (or,
+ * for GETATTR, file) f, waited for: the handle a LOOKUP, CREATE or MKDIR
+ * returns goes to res; a READDIRPLUS's entries to f->list. 0 or -errno. */
 int lnfs_meta_call(struct lnfs_thread *t, struct lnfs_file *f, int kind, const char *name,
 		   struct lnfs_file *res);
 

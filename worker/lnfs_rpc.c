@@ -215,6 +215,8 @@ static int kind_of(const struct lnfs_call *c)
 		return LNFS_K_REMOVE;
 	case CALL_RMDIR:
 		return LNFS_K_RMDIR;
+	case CALL_READDIRPLUS:
+		return LNFS_K_READDIRPLUS;
 	case CALL_READ:
 	case CALL_READ4:
 		break;
@@ -412,6 +414,39 @@ static void read4_cb(int status, struct nfs_context *nfs, void *data, void *priv
 	call_done(c, err);
 }
 
+/* A READDIRPLUS's entries into the directory's listing: their names after
+ * what is left of the last reply's, the cookie of the last, the verifier,
+ * the end. 0 or -ENOMEM. */
+static int list_add(struct lnfs_list *l, const READDIRPLUS3resok *ok)
+{
+	memcpy(l->verf, ok->cookieverf, sizeof(l->verf));
+	l->eof = ok->reply.eof != 0;
+	/* libnfs's decoder lays the entries out 4-byte aligned: each is copied
+	 * whole before a member is read (its 64-bit cookie and pointers) */
+	for (const void *p = ok->reply.entries; p;) {
+		entryplus3 e;
+		memcpy(&e, p, sizeof(e));
+		p = e.nextentry;
+		l->cookie = e.cookie;
+		if (!strcmp(e.name, ".") || !strcmp(e.name, ".."))
+			continue;
+		size_t k = strlen(e.name) + 1;
+		if (l->len + k > l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 4096;
+			while (cap < l->len + k)
+				cap *= 2;
+			char *n = realloc(l->names, cap);
+			if (!n)
+				return -ENOMEM;
+			l->names = n;
+			l->cap = cap;
+		}
+		memcpy(l->names + l->len, e.name, k);
+		l->len += k;
+	}
+	return 0;
+}
+
 /* A metadata call's answer: every NFSv3 result begins with its status;
  * LOOKUP, CREATE and MKDIR hand back the handle of what they found or made. */
 static void meta_cb(struct rpc_context *rpc, int status, void *data, void *priv)
@@ -426,6 +461,8 @@ static void meta_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 			err = nfs3_err(c, st);
 		} else if (c->kind == CALL_LOOKUP) {
 			fh = &((LOOKUP3res *)data)->LOOKUP3res_u.resok.object;
+		} else if (c->kind == CALL_READDIRPLUS) {
+			err = list_add(c->f->list, &((READDIRPLUS3res *)data)->READDIRPLUS3res_u.resok);
 		} else if (c->kind == CALL_CREATE || c->kind == CALL_MKDIR) {
 			post_op_fh3 *p = c->kind == CALL_CREATE ? &((CREATE3res *)data)->CREATE3res_u.resok.obj
 								: &((MKDIR3res *)data)->MKDIR3res_u.resok.obj;
@@ -546,6 +583,19 @@ static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
 		a.object.name = (char *)c->name;
 		return cn->lib->rpc_nfs3_rmdir_async(cn->rpc, meta_cb, &a, c);
 	}
+	case CALL_READDIRPLUS: {
+		/* as Linux lists a directory: its dircount of 4 KiB of names and
+		 * cookies, each reply up to 32 KiB with the entries' attributes */
+		const struct lnfs_list *l = c->f->list;
+		READDIRPLUS3args a;
+		memset(&a, 0, sizeof(a));
+		a.dir = fh;
+		a.cookie = l->cookie;
+		memcpy(a.cookieverf, l->verf, sizeof(a.cookieverf));
+		a.dircount = 4096;
+		a.maxcount = 32768;
+		return cn->lib->rpc_nfs3_readdirplus_async(cn->rpc, meta_cb, &a, c);
+	}
 	default:
 		return -1;
 	}
@@ -554,7 +604,8 @@ static int send_meta(struct lnfs_call *c, struct lnfs_conn *cn, nfs_fh3 fh)
 static int is_meta_call(int kind)
 {
 	return kind == CALL_LOOKUP || kind == CALL_CREATE || kind == CALL_MKDIR ||
-	       kind == CALL_GETATTR || kind == CALL_REMOVE || kind == CALL_RMDIR;
+	       kind == CALL_GETATTR || kind == CALL_REMOVE || kind == CALL_RMDIR ||
+	       kind == CALL_READDIRPLUS;
 }
 
 /* Queue call c (its fields filled in) on the file's next context. */

@@ -606,6 +606,37 @@ t_nfs_workloads_metadata_and_shared_file() {
 	rm -rf "$T"/export/stcluster-*
 }
 
+# The readdir phase over libnfs (issue 20 item 5): each thread's directory of 30 files listed
+# as Linux lists over NFSv3, READDIRPLUS from cookie 0 with every entry's attributes: one
+# operation per file, one READDIRPLUS a directory (30 entries fit a reply), no LOOKUP or
+# GETATTR after; in one shared directory of 1,200 files (3 ranks x 2 threads x 200) each
+# rank lists it once and the replies are many: the cookie loop must come back with every name
+# (the phase fails on a missing or extra one), in more calls than one per rank.
+t_nfs_readdir_lists_with_readdirplus() {
+	nfs_up || return $?
+	$MPIRUN -np 2 $ST --engine libnfs --target "$URL" --threads 2 --files 30 --phases create,readdir \
+		--db "$T/u.db" --quiet || fail "unique directories run failed" || return 1
+	expect_eq "$(q u.db "SELECT ops || ' ' || errors FROM phase_summary WHERE phase = 'readdir'")" "120 0" \
+		"entries listed" || return 1
+	expect_eq "$(q u.db "SELECT GROUP_CONCAT(op || ' ' || n, ', ') FROM (SELECT op, SUM(ops) AS n
+		FROM rpc_stat WHERE source = 'libnfs' AND phase = 'readdir' AND ops > 0 GROUP BY op ORDER BY op)")" \
+		"READDIRPLUS 4" "the readdir phase's calls on the wire (4 directories)" || return 1
+	$MPIRUN -np 3 $ST --engine libnfs --target "$URL" --threads 2 --files 200 --dir-mode shared \
+		--phases create,readdir,remove --db "$T/s.db" --quiet || fail "shared directory run failed" || return 1
+	expect_eq "$(q s.db "SELECT ops || ' ' || errors FROM phase_summary WHERE phase = 'readdir'")" "3600 0" \
+		"entries listed (3 ranks x 1,200)" || return 1
+	calls=$(q s.db "SELECT SUM(ops) FROM rpc_stat WHERE source = 'libnfs' AND phase = 'readdir' AND op = 'READDIRPLUS'")
+	others=$(q s.db "SELECT COALESCE(SUM(ops), 0) FROM rpc_stat WHERE source = 'libnfs' AND phase = 'readdir'
+		AND op != 'READDIRPLUS'")
+	echo "1,200 entries listed by each of 3 ranks in $calls READDIRPLUS calls"
+	# an entry is at least 100 bytes of a reply (fileid, name, cookie, 84 of attributes, the
+	# handle): 1,200 need 4 replies or more of 32 KiB, for each rank
+	[ "$(q s.db "SELECT MIN(n) FROM (SELECT SUM(ops) AS n FROM rpc_stat WHERE source = 'libnfs'
+		AND phase = 'readdir' AND op = 'READDIRPLUS' GROUP BY rank)")" -ge 4 ] && [ "$others" = 0 ] ||
+		fail "the shared listing: $calls READDIRPLUS and $others other calls" || return 1
+	expect_eq "$(find "$T"/export -mindepth 1 | wc -l)" 0 "left on the server" || return 1
+}
+
 t_nfs_shared_dir_and_dir_phases_on_the_wire() {
 	nfs_up || return $?
 	# 3 ranks x 2 threads x 20 in one directory (--dir-mode shared): each
