@@ -504,6 +504,33 @@ once_vm_knfsd_server_counts_equal_the_clients() {
 	vm_on $VMLAB_N1 rm -f /export-tmpfs/ns
 }
 
+# The readdir phase on the kernel client (issue 20 item 5): a client guest's 2 threads each list
+# their directory of 100 files on the knfsd guest's export over NFSv3, as `ls -l` does
+# (getdents, then fstatat of each entry): 200 entries listed; the client's mountstats counts
+# the listing's calls (READDIR or READDIRPLUS, at least one a directory), and the server's
+# /proc/net/rpc/nfsd, as its rank sampled it over the phase, counts the same.
+once_vm_readdir_on_the_kernel_client() {
+	vm_lab || return $?
+	trap 'vm_on $VMLAB_V1 sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"' EXIT
+	printf '%s slots=1\n' $VMLAB_S1 $VMLAB_V1 $VMLAB_N1 >hf
+	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 3 $ST --engine posix \
+		--mount "$VMLAB_KNFSD:/export" --target "$VMLAB_TARGET" --servers $VMLAB_S1,$VMLAB_N1 \
+		--vers 3 --threads 2 --files 100 --phases create,readdir --baseline off \
+		--db "$T/r.db" --quiet >out 2>&1 || vm_job_failed $? out "$T/r.db" || return 1
+	expect_eq "$(q r.db "SELECT ops || ' ' || errors FROM phase_summary WHERE phase = 'readdir'")" "200 0" \
+		"entries listed" || return 1
+	sent=$(q r.db "SELECT COALESCE(SUM(ops), 0) FROM rpc_stat WHERE rank = 1 AND source = 'mountstats'
+		AND phase = 'readdir' AND op IN ('READDIR', 'READDIRPLUS')")
+	got=$(q r.db "SELECT CAST(COALESCE(SUM(value), 0) AS INTEGER) FROM sample WHERE rank = 2 AND phase = 'readdir'
+		AND metric = 'nfsd_calls' AND device IN ('v3 READDIR', 'v3 READDIRPLUS')")
+	echo "readdir phase: the client's mountstats $sent listing calls, the server's nfsd $got;" \
+		"the mix: $(q r.db "SELECT mix FROM rpc_mix WHERE phase = 'readdir' AND source = 'mountstats'")"
+	[ "$sent" -ge 2 ] && [ "$sent" = "$got" ] ||
+		fail "the listing's calls: the client sent $sent, the server counted $got (want equal, >= 2)" || return 1
+	vm_on $VMLAB_N1 ls -A /export >left || return 1
+	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
+}
+
 # Issue 23 item 4: the server options as dimensions, on the knfsd guest. Two client guests and
 # the knfsd guest in one job, --vers 3 x --server-threads 1,8 x --server-export sync;async, a
 # buffered write with its fsync (UNSTABLE WRITEs, then a COMMIT). The knfsd guest's rank applies
