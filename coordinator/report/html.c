@@ -653,10 +653,12 @@ static void section_wire(FILE *o, const struct html_page *pg)
 		      "libnfs; inferred from the COMMITs for the kernel, which does not split "
 		      "WRITE by it). With O_DIRECT Linux sends FILE_SYNC when one write fits one "
 		      "WRITE RPC and UNSTABLE + COMMIT otherwise, whatever --sync says. Flagged: "
-		      "what contradicts the request.</p>\n<table class=\"small\"><tr><th "
+		      "what contradicts the request. Beside it, what a kernel NFS server's nfsd "
+		      "counted over the phase (/proc/net/rpc/nfsd, as its server rank sampled "
+		      "it).</p>\n<table class=\"small\"><tr><th "
 		      "class=\"num\">seq</th><th>combination</th><th>phase</th><th "
 		      "class=\"num\">MB/s</th><th>RPC mix</th><th>per call</th><th>flags</th>"
-		      "</tr>\n",
+		      "<th>the server counted</th></tr>\n",
 		      o);
 	int flagged = 0;
 	for (size_t i = 0; i < r.nrow; i++) {
@@ -669,7 +671,7 @@ static void section_wire(FILE *o, const struct html_page *pg)
 		esc_cell(o, &r, i, 2);
 		fputs("</td><td class=\"num\">", o);
 		num(o, HTML_CELL(&r, i, 3)->num, 1);
-		for (int c = 4; c < 7; c++) {
+		for (int c = 4; c < 8; c++) {
 			fputs("</td><td>", o);
 			esc_cell(o, &r, i, c);
 		}

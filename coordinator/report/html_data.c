@@ -502,8 +502,9 @@ int html_load_meta(const struct html_page *pg, struct html_rows *r, char *err, s
 			     1, r, err, n);
 }
 
-/* Each phase's RPC mix, the figures of its READ, WRITE and COMMIT, and
- * its flags: the phases with either. */
+/* Each phase's RPC mix, the figures of its READ, WRITE and COMMIT, its
+ * flags, and the calls a kernel NFS server counted over it (its server
+ * ranks' nfsd_calls, every version's): the phases with mix or flags. */
 int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
 	return labelled_load(pg, "SELECT c.seq + 1, ",
@@ -515,7 +516,11 @@ int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, s
 		      "FILE_SYNC' || CASE WHEN stable_basis = 'inferred' THEN ' (inferred)' ELSE '' END "
 		      "ELSE '' END, '; ') FROM rpc_summary r WHERE r.combo_id = s.combo_id AND r.phase = "
 		      "s.phase AND r.op IN ('READ', 'WRITE', 'COMMIT') AND r.ops > 0), "
-		      "f.flag_text "
+		      "f.flag_text, "
+		      "(SELECT group_concat(op || ' ' || n, ', ') FROM (SELECT substr(x.device, 4) AS op, "
+		      "CAST(SUM(x.value) AS INTEGER) AS n FROM sample x WHERE x.combo_id = s.combo_id "
+		      "AND x.phase = s.phase AND x.metric = 'nfsd_calls' GROUP BY x.device "
+		      "ORDER BY n DESC, op)) "
 		      "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
 		      "LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "
 		      "GROUP BY combo_id, phase) m ON m.combo_id = s.combo_id AND m.phase = s.phase "

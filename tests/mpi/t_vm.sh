@@ -531,6 +531,60 @@ once_vm_readdir_on_the_kernel_client() {
 	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
 }
 
+# A time-based write, then reads, on the kernel client (issue 20 item 1's kernel case): two
+# client guests mount the knfsd guest's export (NFSv3, O_DIRECT), a 1 s write of 1 MiB calls
+# stops short of --size 32m (about 20 MB/s under TCG: a rank's write cut short, or the test
+# proves nothing), and the reads after it, sequential, random and of the other rank's file
+# (--reorder), read only what is there: the files were laid out to --size first. 0 errors,
+# every block read verified.
+once_vm_time_based_write_then_reads_on_the_kernel_client() {
+	vm_lab || return $?
+	trap 'for g in $VMLAB_GUESTS; do vm_on $g sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"; done' EXIT
+	printf '%s slots=1\n' $VMLAB_S1 $VMLAB_V1 $VMLAB_V2 $VMLAB_N1 >hf
+	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 4 $ST --engine posix \
+		--mount "$VMLAB_KNFSD:/export" --target "$VMLAB_TARGET" --servers $VMLAB_S1,$VMLAB_N1 \
+		--vers 3 --direct on --runtime 1 --size 32m --block 1m --reorder on --verify on \
+		--phases write,read,randread --baseline off --db "$T/t.db" --quiet >out 2>&1 ||
+		vm_job_failed $? out "$T/t.db" || return 1
+	q t.db "SELECT rank, phase, bytes, errno, bad_blocks FROM rank_result WHERE role = 'client'
+		ORDER BY rank, phase" | sed 's/^/    /'
+	expect_eq "$(q t.db "SELECT COUNT(*) || ' ' || SUM(errno > 0) || ' ' || SUM(bad_blocks) FROM rank_result
+		WHERE role = 'client'")" "6 0 0" "phases without an error, every block read verified" || return 1
+	[ "$(q t.db "SELECT COUNT(*) FROM rank_result WHERE phase = 'write' AND bytes > 0 AND bytes < 32 * 1048576")" -ge 1 ] ||
+		fail "no write cut short by --runtime (the test proves nothing)" || return 1
+	vm_on $VMLAB_N1 ls -A /export >left || return 1
+	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
+}
+
+# Namespace clients with libnfs against the knfsd guest (issue 23): two client ranks on the lab's
+# namespace host, the knfsd guest's rank a server rank, NFSv3 over the fixed ports: every byte
+# written and read, and the engine's own count of its WRITEs and READs equal to what the
+# server's nfsd counted over each phase (its rank's samples), the export's disk found (vdb).
+once_vm_libnfs_from_a_namespace_host_against_knfsd() {
+	vm_lab || return $?
+	printf '%s slots=2\n%s slots=1\n' $VMLAB_S1 $VMLAB_N1 >hf
+	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 3 $ST --engine libnfs \
+		--target "nfs://$VMLAB_KNFSD/export?version=3&nfsport=2049&mountport=20048" \
+		--servers $VMLAB_N1 --block 1m --size 8m --phases write,read --baseline off \
+		--db "$T/l.db" --quiet >out 2>&1 || vm_job_failed $? out "$T/l.db" || return 1
+	expect_eq "$(q l.db "SELECT group_concat(rank || ':' || role, ' ') FROM (SELECT * FROM host ORDER BY rank)")" \
+		"0:client 1:client 2:server" "the ranks" || return 1
+	expect_eq "$(q l.db "SELECT COUNT(*) FROM rank_result WHERE role = 'client' AND bytes = 8388608 AND errno = 0")" 4 \
+		"each client's write and read moved every byte" || return 1
+	q l.db "SELECT r.phase, r.op, SUM(r.ops), (SELECT CAST(SUM(s.value) AS INTEGER) FROM sample s
+			WHERE s.combo_id = r.combo_id AND s.phase = r.phase AND s.rank = 2 AND s.metric = 'nfsd_calls'
+			AND s.device = 'v3 ' || r.op)
+		FROM rpc_stat r WHERE r.source = 'libnfs' AND r.op IN ('WRITE', 'READ') AND r.ops > 0
+		GROUP BY r.phase, r.op ORDER BY r.phase" | tr '|' ' ' >calls
+	echo "phase, op, the engine's count, the server's count:"
+	sed 's/^/    /' calls
+	expect_eq "$(awk '$3 == $4 && $3 >= 16 { n++ } END { print n + 0 }' calls)" 2 \
+		"READ and WRITE: the server counted what libnfs sent (16 calls or more each)" || return 1
+	expect_eq "$(q l.db "SELECT DISTINCT export_disk FROM server_parts WHERE rank = 2")" vdb "the export's disk" || return 1
+	vm_on $VMLAB_N1 ls -A /export >left || return 1
+	expect_eq "$(cat left)" lost+found "the export left clean" || return 1
+}
+
 # Issue 23 item 4: the server options as dimensions, on the knfsd guest. Two client guests and
 # the knfsd guest in one job, --vers 3 x --server-threads 1,8 x --server-export sync;async, a
 # buffered write with its fsync (UNSTABLE WRITEs, then a COMMIT). The knfsd guest's rank applies
@@ -651,6 +705,23 @@ once_vm_knfsd_verdict_from_the_parts() {
 	grep -q "^1 .* \(nfsd threads: [0-9]* % of the calls found all 1 \|server CPU: .* % of the calls found all 1 nfsd threads busy\)" pool ||
 		fail "the verdict at 1 thread does not name the threads" || return 1
 	! grep -q "^8 .*threads busy" pool || fail "the verdict at 8 threads names the threads" || return 1
+	# the HTML's wire table: the clients' WRITEs (their mountstats) beside what the server's
+	# nfsd counted, equal in each combination
+	$ST report --db p.db --html p.html || return 1
+	python3 - <<'PY' || fail "the HTML's wire table: the server's calls beside the clients'" || return 1
+import re
+html = open('p.html').read()
+wire = html[html.index('<h2>What went over the wire</h2>'):]
+wire = wire[:wire.index('</table>')]
+rows = re.findall(r'<tr[^>]*><td class="num">(\d+)</td>(.*?)</tr>', wire)
+assert len(rows) == 2, rows
+for seq, cells in rows:
+    td = re.findall(r'<td[^>]*>(.*?)</td>', cells)
+    sent = re.search(r'WRITE (\d+) x', td[3]).group(1)
+    got = re.search(r'\bWRITE (\d+)', td[6]).group(1)
+    print('combination %s: the clients sent WRITE %s, the server counted WRITE %s' % (seq, sent, got))
+    assert sent == got, (td[3], td[6])
+PY
 	"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" 4000000 || return 1
 	t0=$(date +%s%N)
 	job d.db --server-export sync --sync sync --direct on --block 1m --size 8m --baseline on \
