@@ -98,7 +98,7 @@ else
 BIN := $(BUILD)/stcluster
 endif
 
-.PHONY: FORCE all check demo deps sanitize nolibnfs wire-other install clean unit bench man fuzz fuzz-build fuzz-targets
+.PHONY: FORCE all check check-slow demo deps sanitize nolibnfs wire-other install clean unit bench man fuzz fuzz-build fuzz-targets
 all: $(BIN) $(BUILD)/unit $(BUILD)/stcluster.1
 
 # objects are rebuilt when the flags change (a feature found, a sanitizer)
@@ -201,7 +201,14 @@ check: deps
 	else echo "no $(FUZZ_CC): the fuzz step of tests/run.sh says so"; fi
 	$(MAKE) -j$(NPROC) nolibnfs
 	$(MAKE) -j$(NPROC) wire-other
-	sh tests/run.sh
+	sh tests/run.sh --part quick
+
+# what check leaves out (tests/slow.txt: the longest ASan+UBSan duplicates and valgrind);
+# CI runs it after check
+check-slow: deps
+	$(MAKE) -j$(NPROC) all
+	$(MAKE) -j$(NPROC) sanitize
+	sh tests/run.sh --part slow build build-san
 
 # set-up on a fresh Debian 12 machine: what is missing, installed when root
 deps:

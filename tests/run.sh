@@ -6,8 +6,10 @@
 # target (build-fuzz: make fuzz-build). Prints one line per test as it ends
 # and ends with "N passed, N failed".
 #
-#   sh tests/run.sh [BUILD ...] [-k PATTERN] [-j JOBS]
-#   (BUILD: build, build-san, build-fuzz; JOBS: ST_JOBS, default twice the number of CPUs)
+#   sh tests/run.sh [BUILD ...] [-k PATTERN] [-j JOBS] [--part quick|slow|all]
+#   (BUILD: build, build-san, build-fuzz; JOBS: ST_JOBS, default twice the number of CPUs;
+#   --part: all (the default), quick: every test but those of tests/slow.txt (make check),
+#   slow: those alone (make check-slow); CI runs both)
 #
 # Tests run JOBS at a time, each in its own subshell with a fresh scratch
 # directory $T, longest first (by the times of the last run, kept in
@@ -170,6 +172,8 @@ fi
 # --- the ladder ----------------------------------------------------------------
 builds=""
 pattern=""
+part=all
+left=0
 # two jobs per CPU: most tests wait more than they compute (the null engine's
 # delays, deadlines, a busy timeout, a guest), and every test must pass on a
 # machine that busy anyway
@@ -178,10 +182,12 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-k) pattern="$2"; shift 2 ;;
 	-j) jobs="$2"; shift 2 ;;
+	--part) part="$2"; shift 2 ;;
 	*) builds="$builds $1"; shift ;;
 	esac
 done
 case $jobs in '' | *[!0-9]* | 0) echo "tests/run.sh: -j wants a count of 1 or more, not '$jobs'" >&2; exit 2 ;; esac
+case $part in quick | slow | all) ;; *) echo "tests/run.sh: --part wants quick, slow or all, not '$part'" >&2; exit 2 ;; esac
 [ -n "$builds" ] || builds="build build-san build-fuzz"
 
 R=$(mktemp -d /tmp/stcluster-run.XXXXXX)
@@ -193,6 +199,13 @@ n=0
 # add KIND BUILD FILE FN NAME EXCL: one job, unless NAME does not match -k
 add() {
 	if [ -n "$pattern" ] && ! echo "$5" | grep -q "$pattern"; then return; fi
+	if [ "$part" != all ]; then
+		if grep -qxF "$5" "$TOP/tests/slow.txt"; then
+			[ "$part" = slow ] || { left=$((left + 1)); return; }
+		elif [ "$part" = slow ]; then
+			return
+		fi
+	fi
 	n=$((n + 1))
 	printf "kind=%s b=%s file=%s fn=%s excl=%s name='%s'\n" "$1" "$2" "$3" "$4" "$6" "$5" >"$R/job.$n"
 	secs=$(awk -F '\t' -v k="$5" '$2 == k { print $1; exit }' "$hints" "$TOP/tests/test-times.tsv" 2>/dev/null)
@@ -205,7 +218,7 @@ one_at_a_time() { grep -q '^# run.sh: one at a time' "$1" && echo 1 || echo 0; }
 for b in $builds; do
 	[ "$b" = build-fuzz ] && continue
 	[ "$b" = build ] || san_wrapper "$b"
-	if [ -z "$pattern" ] || echo "unit" | grep -q "$pattern"; then
+	if [ "$part" != slow ] && { [ -z "$pattern" ] || echo "unit" | grep -q "$pattern"; }; then
 		n=$((n + 1))
 		printf "kind=unit b=%s file= fn= excl=0 name='[%s] unit'\n" "$b" "$b" >"$R/job.$n"
 		printf '1000\t%s\n' "$n" >>"$R/list.0" # first: a minute of other tests hides it
@@ -229,6 +242,16 @@ if echo " $builds " | grep -q " build-fuzz "; then
 		t=$(basename "$src" .c)
 		[ "$t" = fuzz_check ] && continue
 		add fuzz build-fuzz "" "$t" "fuzz: $t" 0
+	done
+fi
+
+# a name of tests/slow.txt that is no test (renamed, removed) would leave nothing to run
+if [ "$part" = slow ] && [ -z "$pattern" ]; then
+	grep -v '^#' "$TOP/tests/slow.txt" | while IFS= read -r t; do
+		[ -n "$t" ] || continue
+		grep -qF "name='$t'" "$R"/job.* 2>/dev/null && continue
+		echo "not ok - tests/slow.txt: '$t' is no test of this ladder"
+		printf 'fail\t%s\t0\n' "tests/slow.txt: $t" >>"$R/res.slow"
 	done
 fi
 
@@ -273,6 +296,7 @@ if [ -d "$TOP/build" ]; then
 fi
 
 [ "$failed" = 0 ] || { echo "failed:"; grep '^fail	' "$R/all" | cut -f2 | sed 's/^/  /'; }
+[ "$left" = 0 ] || echo "$left tests of tests/slow.txt left to make check-slow (sh tests/run.sh --part slow)"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
