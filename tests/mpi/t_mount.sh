@@ -162,6 +162,16 @@ t_tmpfs_mount_released_when_the_job_is_ended_by_a_signal() {
 # (the same mount id, st_dev, source and type still on top), says so, detaches it and finishes
 # the run; the target is as it was afterwards. A mount that is not the record's (the user's,
 # here a tmpfs of the same source mounted by hand) is refused as before, and stays.
+# stopped PID: 0 once PID is in state T (a SIGSTOP is not taken at once), within 2 s
+stopped() {
+	i=0
+	while [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != T ] && [ $i -lt 200 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ $i -lt 200 ]
+}
+
 t_resume_replaces_its_own_mount_left_by_a_crash() {
 	[ "$(id -u)" = 0 ] || { echo "needs root (mounts)"; return 77; }
 	export STCLUSTER_STATE_DIR="$T/state"
@@ -173,10 +183,13 @@ t_resume_replaces_its_own_mount_left_by_a_crash() {
 	# (0.3 s phases: the job is in its second combination or later when it is killed)
 	wait_stored "$T/s.db" 1 || { kill $pid; fail "the first combination was never stored"; return 1; }
 	# killed while its mount and the record are both there: looked at with the run stopped
-	# (a cache drop's remount has a moment with neither, and one with the mount alone)
+	# (a cache drop's remount has a moment with neither, and one with the mount alone), and
+	# with no mount(8) or umount(8) of its own in flight, which SIGSTOP does not stop and a
+	# SIGKILL of the run would not end: it went on to remount, and --resume then found a
+	# mount that is not the one recorded (a fresh root's ladder, build-san)
 	k=0
-	while kill -STOP $pid && ! { grep -q " $T/mnt " /proc/self/mounts &&
-		grep -qs "^target $T/mnt\$" state/mount-*; } && [ $k -lt 250 ]; do
+	while kill -STOP $pid && ! { stopped $pid && grep -q " $T/mnt " /proc/self/mounts &&
+		grep -qs "^target $T/mnt\$" state/mount-* && ! pgrep -x -P $pid "u?mount" >/dev/null; } && [ $k -lt 250 ]; do
 		kill -CONT $pid
 		k=$((k + 1))
 		sleep 0.02
