@@ -268,29 +268,30 @@ WITH b AS (
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'write' THEN mbps END) AS disk_write,
 	       SUM(CASE WHEN kind = 'disk' AND direction = 'read' THEN mbps END) AS disk_read
 	FROM baseline GROUP BY run_id
-), x0 AS (
+), sp AS (
+	-- each server rank's parts, ranked within its phase: the busiest export disk
+	-- first (dk), the thread pool that made the most calls wait first (pk)
+	SELECT v.*,
+	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase
+	                          ORDER BY disk_busy_pct IS NULL, disk_busy_pct DESC, rank) AS dk,
+	       ROW_NUMBER() OVER (PARTITION BY combo_id, phase
+	                          ORDER BY nfsd_waited_pct IS NULL, nfsd_waited_pct DESC, rank) AS pk
+	FROM server_parts v
+), x AS (
 	SELECT s.run_id, s.combo_id, s.phase, s.agg_mbps, r.engine, c.direct, c.fsync,
 	       s.phase IN ('write', 'rewrite', 'randwrite') AS writes,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.net_c2s ELSE b.net_s2c END AS net_mbps,
 	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN b.disk_write ELSE b.disk_read END AS disk_mbps,
 	       (SELECT SUM(v.avg_value) FROM server_summary v WHERE v.combo_id = s.combo_id
 	        AND v.phase = s.phase AND v.metric = 'disk_read_mbps') AS server_disk_read,
-	       -- the busiest export disk of the server ranks, and the thread pool that
-	       -- made the most calls wait
-	       (SELECT v.rank FROM server_parts v WHERE v.combo_id = s.combo_id AND v.phase = s.phase
-	        AND v.disk_busy_pct IS NOT NULL ORDER BY v.disk_busy_pct DESC, v.rank LIMIT 1) AS disk_rank,
-	       (SELECT v.rank FROM server_parts v WHERE v.combo_id = s.combo_id AND v.phase = s.phase
-	        AND v.nfsd_waited_pct IS NOT NULL ORDER BY v.nfsd_waited_pct DESC, v.rank LIMIT 1) AS pool_rank
+	       d.export_disk, d.disk_busy_pct,
+	       CASE WHEN s.phase IN ('write', 'rewrite', 'randwrite') THEN d.disk_write_mbps ELSE d.disk_read_mbps END AS disk_sampled_mbps,
+	       p.nfsd_threads, p.nfsd_waited_pct, p.cpu_busy_pct AS nfsd_host_cpu_pct
 	FROM phase_summary s LEFT JOIN b USING (run_id) JOIN run r ON r.run_id = s.run_id
 	JOIN combo c ON c.combo_id = s.combo_id
+	LEFT JOIN sp d ON d.combo_id = s.combo_id AND d.phase = s.phase AND d.dk = 1 AND d.disk_busy_pct IS NOT NULL
+	LEFT JOIN sp p ON p.combo_id = s.combo_id AND p.phase = s.phase AND p.pk = 1 AND p.nfsd_waited_pct IS NOT NULL
 	WHERE s.phase NOT IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') -- no network or disk rate to compare
-), x AS (
-	SELECT x0.*, d.export_disk, d.disk_busy_pct,
-	       CASE WHEN x0.writes THEN d.disk_write_mbps ELSE d.disk_read_mbps END AS disk_sampled_mbps,
-	       p.nfsd_threads, p.nfsd_waited_pct, p.cpu_busy_pct AS nfsd_host_cpu_pct
-	FROM x0
-	LEFT JOIN server_parts d ON d.combo_id = x0.combo_id AND d.phase = x0.phase AND d.rank = x0.disk_rank
-	LEFT JOIN server_parts p ON p.combo_id = x0.combo_id AND p.phase = x0.phase AND p.rank = x0.pool_rank
 ), y AS (
 	SELECT x.*, CASE WHEN net_mbps IS NULL AND disk_mbps IS NULL THEN NULL
 	                 WHEN disk_mbps IS NULL OR net_mbps <= disk_mbps THEN net_mbps ELSE disk_mbps END AS limit_mbps,
