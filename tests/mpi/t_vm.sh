@@ -591,10 +591,12 @@ once_vm_libnfs_from_a_namespace_host_against_knfsd() {
 # them before the clients mount: the threads and export options stored as in force are what
 # was asked, and what the guest shows (/proc/fs/nfsd/threads, exportfs -v) while the job runs;
 # a sync export's COMMIT writes the data out (nfsd_commit fsyncs only when the export is sync),
-# an async one's returns at once: at each thread count the sync export's COMMIT takes longer
-# per call than the async one's, as the clients' mountstats timed them. The ganesha host's rank (a
-# --servers host that serves no export the clients use) changes nothing. After the run the
-# guest has its own thread count (set to 5 before, so the restore is seen) and exports back.
+# an async one's returns at once: at each thread count the export's disk wrote the clients'
+# data in the phase when sync, and not when async, as the guest's diskstats counted it (the
+# COMMIT's time per call is shown: at one thread it is the other client's queue). The ganesha
+# host's rank (a --servers host that serves no export the clients use) changes nothing. After
+# the run the guest has its own thread count (set to 5 before, so the restore is seen) and
+# exports back.
 once_vm_knfsd_server_options_applied_read_back_and_restored() {
 	vm_lab || return $?
 	trap 'for g in $VMLAB_GUESTS; do vm_on $g sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"; done
@@ -634,8 +636,8 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 		AND ',' || effective || ',' LIKE '%,rw,%'")" 4 \
 		"exportfs -v shows the export sync or async as asked, still rw, every combination" || return 1
 	# what the guest showed while the job ran: every pair the job asked for, the
-	# server's own (5 threads, its export's own sync or async: the lab's is
-	# async), and between two combinations a pair of one's threads and the
+	# server's own (5 threads, its export's own sync or async: the lab's
+	# /etc/exports says sync), and between two combinations a pair of one's threads and the
 	# other's export (the two are set one after the other); no other count
 	own=$(awk 'NR == 1 { t = $1 } $1 == "/export" { n = split($2, o, "[(),]");
 		for (i = 1; i <= n; i++) if (o[i] == "sync" || o[i] == "async") e = o[i] } END { print t, e }' before)
@@ -647,16 +649,34 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 	done
 	expect_eq "$(grep -vx '[158] sync\|[158] async' pairs | tr '\n' ' ')" "" \
 		"the guest showed no other threads and export" || return 1
-	# the COMMIT's time per call of each combination, the two clients' together
+	# the COMMIT's time per call of each combination, the two clients' together: shown, not
+	# asserted (with one nfsd thread a COMMIT waits behind the other client's WRITEs, so its
+	# time is the load's as much as the export's)
 	q k.db "SELECT c.\"server-export\", c.\"server-threads\", SUM(r.ops), SUM(r.rtt_us) * 1.0 / SUM(r.ops)
 		FROM rpc_stat r JOIN combo c USING (combo_id) WHERE r.op = 'COMMIT' AND r.source = 'mountstats'
 		GROUP BY c.combo_id ORDER BY c.seq" | tr '|' ' ' >commit
 	echo "COMMIT per combination (export threads calls us/call):"
 	sed 's/^/    /' commit
 	expect_eq "$(awk '$3 >= 2 { n++ } END { print n + 0 }' commit)" 4 "a COMMIT from each client, every combination" || return 1
-	awk '{ t[$2] = 1; us[$1, $2] = $4 } END { for (k in t) { printf "threads %s: COMMIT sync %.0f us, async %.0f us\n",
-		k, us["sync", k], us["async", k]; if (!(us["sync", k] > us["async", k])) bad = 1 } exit bad }' commit ||
-		fail "at a thread count, the sync export's COMMIT is not slower than the async one's" || return 1
+	# what the export option means, on the guest's own disk: a sync export's COMMIT fsyncs,
+	# so the clients' 2 x 8 MB are on the export's disk (vdb) before the phase ends; an async
+	# one's returns at once and the data stays in the guest's page cache (16 MB is far below
+	# its 768 MB's dirty thresholds, and a phase far shorter than the 30 s a page may stay
+	# dirty). The MB the disk wrote in the phase: each interval's rate (diskstats, --sample-hz
+	# 10) times its length, the first interval taken as one period
+	q k.db "SELECT c.\"server-export\", c.\"server-threads\", ROUND(SUM(x.value * x.dt), 2) FROM (
+			SELECT combo_id, value, COALESCE((t_ns - LAG(t_ns) OVER (PARTITION BY combo_id
+				ORDER BY t_ns)) / 1e9, 0.1) AS dt
+			FROM sample WHERE rank = 3 AND phase = 'write' AND metric = 'disk_write_mbps'
+				AND device = 'vdb') x
+		JOIN combo c USING (combo_id) GROUP BY c.combo_id ORDER BY c.seq" | tr '|' ' ' >disk
+	echo "the export's disk in the write phase (export threads MB written):"
+	sed 's/^/    /' disk
+	expect_eq "$(wc -l <disk)" 4 "the export's disk sampled in every combination" || return 1
+	awk '$1 == "sync" && $3 < 0.8 * 16.8 { bad = 1; print "sync at " $2 " threads: " $3 " MB" }
+		$1 == "async" && $3 > 0.3 * 16.8 { bad = 1; print "async at " $2 " threads: " $3 " MB" }
+		END { exit bad }' disk ||
+		fail "the sync export's disk did not write the clients' 16.8 MB (2 x 8 MiB) in the phase, or the async one's did" || return 1
 	q k.db "SELECT c.\"server-export\", c.\"server-threads\", ROUND(p.agg_mbps, 1) FROM phase_summary p JOIN combo c USING (combo_id)
 		ORDER BY c.seq" | tr '|' ' ' | sed 's/^/    write MB\/s (export threads MB\/s): /'
 	diff before after >/dev/null || fail "the guest's threads and exports after the run differ: $(diff before after | tr '\n' ' ')" || return 1
@@ -668,8 +688,8 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 # Issue 23 items 2-3: the server's parts per phase, and the verdict they give, on the knfsd
 # guest. Job 1, its disk free: two client guests x 16 threads of O_DIRECT 1 MiB writes against
 # --server-threads 1,8: with one nfsd thread most calls arrive while it is busy (pool_stats:
-# arrived, threads woken), with eight few do; the verdict names "nfsd threads" at 1 and not
-# at 8. Job 2: the guest's export disk throttled by QEMU to 4 MB/s (lab.sh disk-rate; at 20
+# arrived, threads woken), with eight fewer do; the verdict names "nfsd threads" at 1 and not
+# at 8 (where the guest's one CPU may be named). Job 2: the guest's export disk throttled by QEMU to 4 MB/s (lab.sh disk-rate; at 20
 # the guest's CPU under TCG, 16 MB/s of sync WRITEs, is the limit before its disk), the
 # export sync and the clients' mounts sync (every WRITE on the disk before its reply), with
 # the disk baseline on the export (--server-dir): the write phase is named disk-bound with the
@@ -704,7 +724,9 @@ once_vm_knfsd_verdict_from_the_parts() {
 	# the verdict names the threads at 1 (as the limit, or beside a busy CPU), never at 8
 	grep -q "^1 .* \(nfsd threads: [0-9]* % of the calls found all 1 \|server CPU: .* % of the calls found all 1 nfsd threads busy\)" pool ||
 		fail "the verdict at 1 thread does not name the threads" || return 1
-	! grep -q "^8 .*threads busy" pool || fail "the verdict at 8 threads names the threads" || return 1
+	# at 8 the threads are not the limit: no "nfsd threads" verdict (the guest's one CPU under
+	# TCG may be: "server CPU", which says more threads will not help)
+	! grep -q "^8 [^a-z]* nfsd threads:" pool || fail "the verdict at 8 threads names the threads" || return 1
 	# the HTML's wire table: the clients' WRITEs (their mountstats) beside what the server's
 	# nfsd counted, equal in each combination
 	$ST report --db p.db --html p.html || return 1
