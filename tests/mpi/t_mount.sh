@@ -157,11 +157,6 @@ t_tmpfs_mount_released_when_the_job_is_ended_by_a_signal() {
 	expect_eq "$(ls -A "$T/mnt")" "" "the target as it was"
 }
 
-# A crash that leaves stcluster's own mount on the target (issue 19 item 6): rank 0 killed
-# with SIGKILL cannot detach it. --resume of that run finds the host's record of the mount
-# (the same mount id, st_dev, source and type still on top), says so, detaches it and finishes
-# the run; the target is as it was afterwards. A mount that is not the record's (the user's,
-# here a tmpfs of the same source mounted by hand) is refused as before, and stays.
 # stopped PID: 0 once PID is in state T (a SIGSTOP is not taken at once), within 2 s
 stopped() {
 	i=0
@@ -172,6 +167,32 @@ stopped() {
 	[ $i -lt 200 ]
 }
 
+# stop_quiet PID CMD [ARGS...]: PID left stopped when it is (state T), has no mount(8) or
+# umount(8) child of its own in flight (SIGSTOP does not stop one, and a SIGKILL of PID would
+# not end it: it goes on, and remounts) and CMD is true; else let go on and tried again, 250
+# times at most
+stop_quiet() {
+	sq_pid=$1
+	shift
+	sq_k=0
+	while kill -STOP $sq_pid && ! { stopped $sq_pid && ! pgrep -x -P $sq_pid "u?mount" >/dev/null &&
+		"$@"; } && [ $sq_k -lt 250 ]; do
+		kill -CONT $sq_pid
+		sq_k=$((sq_k + 1))
+		sleep 0.02
+	done
+}
+
+# mounted_and_recorded: stcluster's mount on $T/mnt and the host's record of it both there
+mounted_and_recorded() {
+	grep -q " $T/mnt " /proc/self/mounts && grep -qs "^target $T/mnt\$" state/mount-*
+}
+
+# A crash that leaves stcluster's own mount on the target (issue 19 item 6): rank 0 killed
+# with SIGKILL cannot detach it. --resume of that run finds the host's record of the mount
+# (the same mount id, st_dev, source and type still on top), says so, detaches it and finishes
+# the run; the target is as it was afterwards. A mount that is not the record's (the user's,
+# here a tmpfs of the same source mounted by hand) is refused as before, and stays.
 t_resume_replaces_its_own_mount_left_by_a_crash() {
 	[ "$(id -u)" = 0 ] || { echo "needs root (mounts)"; return 77; }
 	export STCLUSTER_STATE_DIR="$T/state"
@@ -184,16 +205,9 @@ t_resume_replaces_its_own_mount_left_by_a_crash() {
 	wait_stored "$T/s.db" 1 || { kill $pid; fail "the first combination was never stored"; return 1; }
 	# killed while its mount and the record are both there: looked at with the run stopped
 	# (a cache drop's remount has a moment with neither, and one with the mount alone), and
-	# with no mount(8) or umount(8) of its own in flight, which SIGSTOP does not stop and a
-	# SIGKILL of the run would not end: it went on to remount, and --resume then found a
-	# mount that is not the one recorded (a fresh root's ladder, build-san)
-	k=0
-	while kill -STOP $pid && ! { stopped $pid && grep -q " $T/mnt " /proc/self/mounts &&
-		grep -qs "^target $T/mnt\$" state/mount-* && ! pgrep -x -P $pid "u?mount" >/dev/null; } && [ $k -lt 250 ]; do
-		kill -CONT $pid
-		k=$((k + 1))
-		sleep 0.02
-	done
+	# with no mount(8) or umount(8) of its own in flight (else --resume found a mount that is
+	# not the one recorded: a fresh root's ladder, build-san)
+	stop_quiet $pid mounted_and_recorded
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	grep -q " $T/mnt " /proc/self/mounts || fail "no mount left on the target after SIGKILL" || return 1
@@ -215,12 +229,7 @@ t_resume_replaces_its_own_mount_left_by_a_crash() {
 	wait_stored "$T/s2.db" 1 || { kill $pid; fail "the second run's first combination"; return 1; }
 	# killed with no mount(8) or umount(8) of its own in flight (one would go on after it),
 	# then whatever it left on the target replaced by the user's own tmpfs
-	k=0
-	while kill -STOP $pid && ! { stopped $pid && ! pgrep -x -P $pid "u?mount" >/dev/null; } && [ $k -lt 250 ]; do
-		kill -CONT $pid
-		k=$((k + 1))
-		sleep 0.02
-	done
+	stop_quiet $pid true
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	while mountpoint -q "$T/mnt"; do umount -l "$T/mnt" || break; done

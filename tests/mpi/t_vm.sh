@@ -613,7 +613,7 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 	"$TOP/tests/lab/lab.sh" run "$VMLAB_DIR" -- mpirun -hostfile "$T/hf" -np 4 $ST --engine posix \
 		--mount "$VMLAB_KNFSD:/export" --target "$VMLAB_TARGET" --servers $VMLAB_S1,$VMLAB_N1 \
 		--vers 3 --server-threads 1,8 --server-export 'sync;async' --direct off --fsync on \
-		--block 1m --size 8m --phases write --baseline off \
+		--block 1m --size 8m --phases write --baseline off --sample-hz 10 \
 		--db "$T/k.db" --quiet >out 2>&1
 	rc=$?
 	kill $poll 2>/dev/null
@@ -663,7 +663,7 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 	# one's returns at once and the data stays in the guest's page cache (16 MB is far below
 	# its 768 MB's dirty thresholds, and a phase far shorter than the 30 s a page may stay
 	# dirty). The MB the disk wrote in the phase: each interval's rate (diskstats, --sample-hz
-	# 10) times its length, the first interval taken as one period
+	# 10 as the job asks) times its length, the first interval taken as one period (0.1 s)
 	q k.db "SELECT c.\"server-export\", c.\"server-threads\", ROUND(SUM(x.value * x.dt), 2) FROM (
 			SELECT combo_id, value, COALESCE((t_ns - LAG(t_ns) OVER (PARTITION BY combo_id
 				ORDER BY t_ns)) / 1e9, 0.1) AS dt
