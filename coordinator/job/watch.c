@@ -304,10 +304,14 @@ int st_watch_abort(struct st_watch *w, int rank, const char *reason)
 	return stored;
 }
 
-/* A lifeline closed (or failed): rank r is gone. */
+/* A lifeline closed (or failed): rank r is gone. A process that ends with
+ * bytes of rank 0's unread on its socket closes it with a reset, not a FIN
+ * (which of the two depends only on when it died): both are "closed". */
 static void rank_gone(struct st_watch *w, int r, int err)
 {
 	char place[128], reason[512], e[32];
+	if (err == ECONNRESET)
+		err = 0;
 	st_watch_place(w, place, sizeof(place));
 	snprintf(reason, sizeof(reason), "rank %d (host %s) ended during %s (its lifeline %s)", r,
 		 w->hosts[r].hostname, place, err ? st_errno_name(err, e, sizeof(e)) : "closed");
