@@ -401,6 +401,16 @@ static void take_lifeline(struct st_watch *w)
 static void read_lifelines(struct st_watch *w, const struct pollfd *p, const int *who, int n,
 			   int64_t *kill_by)
 {
+	/* first, any rank that ended because rank 0 was silent, whichever
+	 * lifeline comes first: woken from a stop, rank 0 finds the other
+	 * ranks' SIGTERMs (mpirun's, after that rank ended) beside it */
+	for (int i = 4; i < n; i++) {
+		char b[64];
+		ssize_t got = p[i].revents ? recv(p[i].fd, b, sizeof(b), MSG_PEEK | MSG_DONTWAIT) : 0;
+		const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
+		if (got > 0 && memchr(b, LL_SILENT, g ? (size_t)(g - b) : (size_t)got))
+			rank0_silent(w, who[i]);
+	}
 	for (int i = 4; i < n; i++) {
 		if (!p[i].revents)
 			continue;
