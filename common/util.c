@@ -57,12 +57,22 @@ int st_mutex_lock_until(pthread_mutex_t *mu, int64_t until_ns)
 	return pthread_mutex_clocklock(mu, CLOCK_MONOTONIC, &ts);
 }
 
-void st_cpu_us(int64_t *user_us, int64_t *sys_us)
+static void cpu_us(int who, int64_t *user_us, int64_t *sys_us)
 {
 	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
+	getrusage(who, &ru);
 	*user_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
 	*sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+}
+
+void st_cpu_us(int64_t *user_us, int64_t *sys_us)
+{
+	cpu_us(RUSAGE_SELF, user_us, sys_us);
+}
+
+void st_thread_cpu_us(int64_t *user_us, int64_t *sys_us)
+{
+	cpu_us(RUSAGE_THREAD, user_us, sys_us);
 }
 
 uint64_t st_fnv1a(const char *s)

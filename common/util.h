@@ -53,6 +53,10 @@ int st_mutex_lock_until(pthread_mutex_t *mu, int64_t until_ns);
 /* Thread CPU-independent process CPU times in microseconds (getrusage SELF). */
 void st_cpu_us(int64_t *user_us, int64_t *sys_us);
 
+/* The calling thread's own CPU times in microseconds (getrusage THREAD):
+ * not the process's other threads, nor the kernel's io-wq workers. */
+void st_thread_cpu_us(int64_t *user_us, int64_t *sys_us);
+
 /* FNV-1a (64 bits) of the string s: a name's stable number (the live
  * lock's byte of a run, a target's record file). */
 uint64_t st_fnv1a(const char *s);

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #ifndef ST_WIRE_VERSION /* make wire-other builds another one, for its test */
-#define ST_WIRE_VERSION 2
+#define ST_WIRE_VERSION 3
 #endif
 
 /* Text that one struct below hands to another, as its field's size in both. */
@@ -98,6 +98,8 @@ struct st_thread_result {
 	struct st_error error;
 	char io_mode[64];    /* posix: how requests were issued ("io_uring", "libaio (why)",
 				"sync (why)"); "" for engines that say nothing */
+	int64_t cpu_user_us; /* this I/O thread's own CPU in the phase (RUSAGE_THREAD), us */
+	int64_t cpu_sys_us;  /* (the kernel's io-wq workers and the engine's threads not in it) */
 	struct st_hist hist; /* latency of each read/write call (metadata: of each operation):
 				issue to completion, ns */
 };
@@ -116,6 +118,8 @@ struct st_rank_result {
 	int64_t end_ns;	    /* latest thread end, common timeline (ns) */
 	int64_t cpu_user_us; /* process user CPU during the phase, us */
 	int64_t cpu_sys_us;  /* process system CPU during the phase, us */
+	int64_t io_cpu_user_us; /* of it, the I/O threads' own: the sum of their cpu_user_us */
+	int64_t io_cpu_sys_us;	/* and cpu_sys_us */
 	uint64_t bad_blocks;	   /* --verify: sum over threads */
 	uint64_t first_bad_offset; /* --verify: of the first thread with one */
 	int32_t first_bad_thread;  /* that thread, -1 none */

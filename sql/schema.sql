@@ -207,6 +207,8 @@ CREATE TABLE rank_result (
 	cache_drop      TEXT,               -- (v6) --mount: how this rank's host dropped its cache before it
 	cache_drop_note TEXT,               -- (v6) why that way, and why not the other
 	hist_enc        INTEGER,            -- NULL: struct st_hist bytes; 1: sparse varints (version 7)
+	io_cpu_user_us  INTEGER,            -- of cpu_user_us, the I/O threads' own (RUSAGE_THREAD; issue 22)
+	io_cpu_sys_us   INTEGER,            -- of cpu_sys_us; NULL: no I/O thread, or written before
 	PRIMARY KEY (combo_id, phase, rank)
 );
 
@@ -245,6 +247,8 @@ CREATE TABLE thread_result (
 	io_mode         TEXT,               -- posix: io_uring, libaio (why), sync (why); version 3
 	read_bytes      INTEGER,            -- of bytes, read (version 4)
 	read_ops        INTEGER,
+	cpu_user_us     INTEGER,            -- its own CPU in the phase (RUSAGE_THREAD; issue 22)
+	cpu_sys_us      INTEGER,
 	PRIMARY KEY (combo_id, phase, rank, thread)
 );
 

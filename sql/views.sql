@@ -35,6 +35,7 @@ WITH g AS (
 	       SUM(mbps) AS sum_mbps, SUM(mbps * mbps) AS sum_mbps2, COUNT(mbps) AS n_mbps,
 	       SUM(err_count) AS errors, SUM(bad_blocks) AS bad_blocks,
 	       SUM(cpu_user_us + cpu_sys_us) AS cpu_us,
+	       SUM(io_cpu_user_us + io_cpu_sys_us) AS io_cpu_us,
 	       MAX(direct_fallback) AS direct_fallback, MAX(deadline_hit) AS deadline_hit,
 	       SUM(read_bytes) AS read_bytes, SUM(read_ops) AS read_ops,
 	       MIN(iops) AS min_client_iops, MAX(iops) AS max_client_iops,
@@ -66,7 +67,7 @@ SELECT k.run_id, g.combo_id, k.seq, k.iteration, g.phase, p.phase_order,
        (g.bytes - g.read_bytes) * 1000.0 / NULLIF(g.end_ns - g.start_ns, 0) AS write_mbps,
        100.0 * g.read_bytes / NULLIF(g.bytes, 0) AS read_pct,
        p.read_lat_p50_ns, p.read_lat_p99_ns, p.write_lat_p50_ns, p.write_lat_p99_ns,
-       g.stonewall_hit
+       g.stonewall_hit, g.io_cpu_us
 FROM g
 JOIN fd USING (combo_id, phase)
 JOIN combo k ON k.combo_id = g.combo_id
@@ -208,6 +209,13 @@ LEFT JOIN u USING (combo_id, phase, rank);
 --                         one CPU per client rank over the phase (fio's
 --                         usr_cpu + sys_cpu); 100 = one CPU busy per client
 --   client_cpu_us_per_mb  their CPU time, us, per MB
+--   io_cpu_pct, io_cpu_us_per_mb  of it, the I/O threads' own (each
+--                         thread's RUSAGE_THREAD, as fio counts its job
+--                         thread): without the kernel's io-wq workers of
+--                         the rank's io_uring and the engine's other
+--                         threads (libnfs's service thread), which the
+--                         process figure counts; NULL from a store written
+--                         before it was kept
 --   server_cpu_pct        the server hosts' CPUs busy (user + sys) as their
 --                         server ranks sampled them, % of all the host's
 --                         CPUs, mean over the phase (and over server hosts)
@@ -240,7 +248,9 @@ SELECT p.run_id, p.combo_id, p.phase, p.span_ns, p.bytes, p.clients, p.cpu_us,
        s.busy_pct AS server_cpu_pct,
        s.nfsd_pct AS nfsd_cpu_pct,
        s.busy_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS server_cpu_us_per_mb,
-       s.nfsd_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS nfsd_cpu_us_per_mb
+       s.nfsd_cpu_pct * p.span_ns * 10.0 / NULLIF(p.bytes, 0) AS nfsd_cpu_us_per_mb,
+       p.io_cpu_us * 1e5 / NULLIF(p.clients * p.span_ns, 0) AS io_cpu_pct,
+       p.io_cpu_us * 1e6 / NULLIF(p.bytes, 0) AS io_cpu_us_per_mb
 FROM phase_summary p
 LEFT JOIN s USING (combo_id, phase);
 

@@ -134,6 +134,8 @@ static void *io_thread_main(void *arg)
 		pthread_mutex_unlock(&w->mu);
 		if (cmd == CMD_QUIT)
 			break;
+		int64_t u0, s0, u1, s1;
+		st_thread_cpu_us(&u0, &s0);
 		if (!t->ps.err) {
 			if (cmd == CMD_PHASE && pool_is_meta(phase))
 				pool_meta_phase(t, phase, 0);
@@ -143,6 +145,11 @@ static void *io_thread_main(void *arg)
 				pool_meta_prep(t);
 			else if (cmd == CMD_META_CLEAN)
 				pool_meta_clean(t);
+		}
+		st_thread_cpu_us(&u1, &s1);
+		if (cmd == CMD_PHASE) { /* the phase's own: the thread's, not the process's */
+			t->res.cpu_user_us = u1 - u0;
+			t->res.cpu_sys_us = s1 - s0;
 		}
 		pthread_mutex_lock(&w->mu);
 	}
@@ -596,6 +603,8 @@ void st_worker_phase_end(struct st_worker *w, struct st_rank_result *rr,
 		rr->ops += r->ops;
 		rr->read_bytes += r->read_bytes;
 		rr->read_ops += r->read_ops;
+		rr->io_cpu_user_us += r->cpu_user_us;
+		rr->io_cpu_sys_us += r->cpu_sys_us;
 		rr->flags |= r->flags;
 		if (r->start_ns < rr->start_ns)
 			rr->start_ns = r->start_ns;

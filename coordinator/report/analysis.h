@@ -25,12 +25,15 @@
 #define ST_CPU_COLUMNS(P)                                                         \
 	"ROUND(" P "client_cpu_pct, 1) AS \"client CPU %\", "                     \
 	"ROUND(" P "client_cpu_us_per_mb, 0) AS \"client CPU us/MB\", "           \
+	"ROUND(" P "io_cpu_us_per_mb, 0) AS \"I/O threads us/MB\", "            \
 	"ROUND(" P "server_cpu_pct, 1) AS \"server CPU %\", "                     \
 	"ROUND(" P "server_cpu_us_per_mb, 0) AS \"server CPU us/MB\""
 #define ST_CPU_NOTE                                                               \
 	"client CPU % = the client processes' CPU (user + sys) as % of one CPU per client rank " \
-	"over the phase's wall; server CPU % = the server hosts' CPUs busy, as % of all their " \
-	"CPUs (sampled; empty without a server rank); us/MB = that CPU time per MB moved"
+	"over the phase's wall, io-wq workers and the engine's threads included; I/O threads = " \
+	"of it, the I/O threads' own (RUSAGE_THREAD, as fio counts its job); server CPU % = the " \
+	"server hosts' CPUs busy, as % of all their CPUs (sampled; empty without a server rank); " \
+	"us/MB = that CPU time per MB moved"
 
 /* The named queries' text (sql/queries/NAME.sql, embedded at build time). */
 extern const char st_sql_q_top[], st_sql_q_compare[], st_sql_q_effects[], st_sql_q_history[];

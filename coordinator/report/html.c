@@ -147,10 +147,10 @@ static void best_row(FILE *o, const struct html_bar *b, int place)
 	num(o, b->cmin, 1);
 	fputs("</td><td class=\"num\">", o);
 	num(o, b->cmax, 1);
-	const double cpu[] = { b->ccpu, b->ccpm, b->scpu, b->scpm };
+	const double cpu[] = { b->ccpu, b->ccpm, b->iocpm, b->scpu, b->scpm };
 	for (size_t c = 0; c < ST_ARRAY_LEN(cpu); c++) {
 		fputs("</td><td class=\"num\">", o);
-		num(o, cpu[c], c % 2 ? 0 : 1);
+		num(o, cpu[c], c == 0 || c == 3 ? 1 : 0);
 	}
 	fputs("</td><td>", o);
 	if (b->verdict[0])
@@ -166,7 +166,9 @@ static void section_best(FILE *o, const struct html_page *pg)
 	      "MB/s (all client bytes / (latest end &minus; earliest start); MB/s = 10<sup>6</sup> "
 	      "bytes/s), the mean of the iterations without error with its 95&nbsp;% interval, and "
 	      "the slowest and the fastest client; the CPU the phase cost: the client processes' "
-	      "(user + sys) as % of one CPU per client rank over the phase's wall, the server "
+	      "(user + sys) as % of one CPU per client rank over the phase's wall (the kernel's "
+	      "io-wq workers and the engine's threads included), of it the I/O threads' own "
+	      "(each thread's RUSAGE_THREAD, as fio counts its job), the server "
 	      "hosts' CPUs busy as % of all their CPUs (sampled by the server ranks; &ndash; "
 	      "without one), and each as CPU &micro;s per MB moved.</p>\n",
 	      o);
@@ -178,6 +180,7 @@ static void section_best(FILE *o, const struct html_page *pg)
 	      "<th class=\"num\">&plusmn;95&nbsp;%</th><th class=\"num\">iterations</th>"
 	      "<th class=\"num\">slowest client</th><th class=\"num\">fastest client</th>"
 	      "<th class=\"num\">client CPU %</th><th class=\"num\">client &micro;s/MB</th>"
+	      "<th class=\"num\">I/O threads &micro;s/MB</th>"
 	      "<th class=\"num\">server CPU %</th><th class=\"num\">server &micro;s/MB</th>"
 	      "<th>verdict</th></tr>\n",
 	      o);

@@ -127,6 +127,7 @@ static int bar_row(sqlite3_stmt *st, void *ctx)
 	b->ccpm = col_d(st, 13);
 	b->scpu = col_d(st, 14);
 	b->scpm = col_d(st, 15);
+	b->iocpm = col_d(st, 16);
 	if (b->phase >= 0)
 		pg->has_phase[b->phase] = 1;
 	return 0;
@@ -142,7 +143,7 @@ static int failed_row(sqlite3_stmt *st, void *ctx)
 	b->phase = -1;
 	copy_col(st, 1, b->label, sizeof(b->label));
 	b->mbps = b->sd = b->cmin = b->cmax = b->pct = NAN;
-	b->ccpu = b->ccpm = b->scpu = b->scpm = NAN;
+	b->ccpu = b->ccpm = b->iocpm = b->scpu = b->scpm = NAN;
 	snprintf(b->verdict, sizeof(b->verdict), "failed: %s",
 		 sqlite3_column_text(st, 2) ? (const char *)sqlite3_column_text(st, 2) : "");
 	return 0;
@@ -155,7 +156,8 @@ static int load_bars(struct html_page *pg, char *err, size_t n)
 	label_sql(pg, "", &head);
 	st_strbuf_put(&head, ", mbps, sd_mbps, min_client_mbps, max_client_mbps, clients, n, "
 			     "iterations, pct_of_limit, verdict, client_cpu_pct, "
-			     "client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb FROM ");
+			     "client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb, "
+			     "io_cpu_us_per_mb FROM ");
 	/* the metadata phases count operations, not bytes: their own section */
 	wrap(&sql, head.p ? head.p : "", st_sql_q_top,
 	     " WHERE phase NOT IN " HTML_META_PHASES " ORDER BY matrix_index, phase_order");

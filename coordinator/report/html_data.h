@@ -47,6 +47,7 @@ struct html_bar {
 	double pct;	       /* % of the slower part measured alone; NAN: no baseline */
 	char verdict[512];     /* bottleneck, error or failure text */
 	double ccpu, ccpm;     /* client CPU: % of one CPU per client rank, us per MB (view phase_cpu) */
+	double iocpm;	       /* of it, the I/O threads' own, us per MB; NAN: not stored */
 	double scpu, scpm;     /* server hosts' CPUs busy: % of all, us per MB; NAN: no server rank */
 };
 

@@ -70,6 +70,7 @@ void st_json_pcts_sql(struct st_strbuf *b, const struct st_pcts *p);
 #define ST_JSON_CPU(P)                                                                  \
 	"'client_cpu_pct', " P "client_cpu_pct, "                                     \
 	"'client_cpu_ns_per_byte', " P "client_cpu_us_per_mb / 1e3, "                 \
+	"'io_thread_cpu_ns_per_byte', " P "io_cpu_us_per_mb / 1e3, "                  \
 	"'server_cpu_pct', " P "server_cpu_pct, "                                     \
 	"'server_cpu_ns_per_byte', " P "server_cpu_us_per_mb / 1e3"
 

@@ -69,6 +69,16 @@ static void combo_missing(sqlite3 *db, struct st_strbuf *b)
 	st_strbuf_release(&have);
 }
 
+/* ", NULL AS <column>" for each of st_later_columns of table t that the
+ * store lacks. */
+static void later_missing(sqlite3 *db, const char *t, struct st_strbuf *b)
+{
+	for (size_t i = 0; i < st_later_ncolumns; i++)
+		if (!strcmp(st_later_columns[i].table, t) &&
+		    !has_column(db, t, st_later_columns[i].name))
+			st_strbuf_addf(b, ", NULL AS \"%s\"", st_later_columns[i].name);
+}
+
 int st_scope_combo_is_old(sqlite3 *db)
 {
 	return !has_column(db, "combo", "stage");
@@ -193,25 +203,25 @@ void st_scope_head(sqlite3 *db, const char *combos, const char *sql, struct st_s
 					v[i].used = 0;
 			if (!t || !named(sql, v, n, t, strlen(t)))
 				continue;
-			/* a store no run of this stcluster opened has no phase_run.phase_*
-			 * (a phase's own values, common/phaseopt.h): NULL, the
-			 * combination's, as every phase of it ran */
-			int old = !strcmp(t, "phase_run") && !has_column(db, t, "phase_block");
+			/* a store no run of this stcluster opened lacks the
+			 * columns added since its version: NULL, as in the rows
+			 * written before them (phase_run.phase_*: the
+			 * combination's values, as every phase of it ran) */
+			struct st_strbuf nulls = ST_STRBUF_INIT;
+			later_missing(db, t, &nulls);
 			if (has_column(db, t, "combo_id"))
 				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT *%s FROM main.\"%s\" WHERE combo_id IN "
 						  "(SELECT combo_id FROM combo))",
-					       t,
-					       old ? ", NULL AS phase_block, NULL AS phase_direct, NULL AS "
-						     "phase_fsync, NULL AS phase_rwmix, NULL AS phase_runtime, "
-						     "NULL AS phase_ramp"
-						   : "",
-					       t);
+					       t, nulls.p ? nulls.p : "", t);
 			else if (has_column(db, t, "run_id"))
 				/* run keeps its rowid: the queries take the last run by
 				 * (started_at, rowid) */
-				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT *%s FROM main.\"%s\" WHERE run_id IN "
+				st_strbuf_addf(b, ",\n\"%s\" AS (SELECT *%s%s FROM main.\"%s\" WHERE run_id IN "
 						  "(SELECT run_id FROM combo))",
-					       t, strcmp(t, "run") ? "" : ", rowid AS rowid", t);
+					       t, strcmp(t, "run") ? "" : ", rowid AS rowid",
+					       nulls.p ? nulls.p : "", t);
+			b->oom |= nulls.oom;
+			st_strbuf_release(&nulls);
 		}
 		sqlite3_finalize(st);
 	}

@@ -270,6 +270,8 @@ static const struct st_column rank_columns[] = {
 	{ "cache_drop", "TEXT", RANK(cache_drop), NULL_IF_EMPTY },
 	{ "cache_drop_note", "TEXT", RANK(cache_drop_note), NULL_IF_EMPTY },
 	{ "hist_enc", "INTEGER", RANK(hist), .as = ST_AS_SPARSE_ENC },
+	{ "io_cpu_user_us", "INTEGER", RANK(io_cpu_user_us), .when = rank_ran },
+	{ "io_cpu_sys_us", "INTEGER", RANK(io_cpu_sys_us), .when = rank_ran },
 };
 const struct st_row_kind st_rows_rank = { "rank_result", "INSERT", COLUMNS(rank_columns) };
 
@@ -299,6 +301,8 @@ static const struct st_column thread_columns[] = {
 	{ "io_mode", "TEXT", THREAD(io_mode), NULL_IF_EMPTY },
 	{ "read_bytes", "INTEGER", THREAD(read_bytes) },
 	{ "read_ops", "INTEGER", THREAD(read_ops) },
+	{ "cpu_user_us", "INTEGER", THREAD(cpu_user_us) },
+	{ "cpu_sys_us", "INTEGER", THREAD(cpu_sys_us) },
 };
 const struct st_row_kind st_rows_thread = { "thread_result", "INSERT", COLUMNS(thread_columns) };
 

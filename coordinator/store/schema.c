@@ -261,9 +261,27 @@ static int add_column(sqlite3 *db, const char *table, const char *name, const ch
 	return st_db_exec(db, sql, err, n);
 }
 
+const struct st_later_column st_later_columns[] = {
+	/* a phase's own values ([phase] sections: common/phaseopt.h); NULL:
+	 * the combination's */
+	{ "phase_run", "phase_block", "INTEGER" },
+	{ "phase_run", "phase_direct", "TEXT" },
+	{ "phase_run", "phase_fsync", "TEXT" },
+	{ "phase_run", "phase_rwmix", "INTEGER" },
+	{ "phase_run", "phase_runtime", "INTEGER" },
+	{ "phase_run", "phase_ramp", "INTEGER" },
+	{ "run", "abort_rank", "INTEGER" },
+	{ "run", "abort_reason", "TEXT" },
+	/* (issue 22) the I/O threads' own CPU apart from the process's */
+	{ "rank_result", "io_cpu_user_us", "INTEGER" },
+	{ "rank_result", "io_cpu_sys_us", "INTEGER" },
+	{ "thread_result", "cpu_user_us", "INTEGER" },
+	{ "thread_result", "cpu_sys_us", "INTEGER" },
+};
+const size_t st_later_ncolumns = ST_ARRAY_LEN(st_later_columns);
+
 /* One combo column per sweep option, and <name>_eff for an NFS option's
- * effective value; the run's abort columns: add the ones an older store
- * lacks (nullable columns need no schema version). */
+ * effective value; st_later_columns: add the ones an older store lacks. */
 static int add_columns(sqlite3 *db, char *err, size_t n)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
@@ -276,16 +294,11 @@ static int add_columns(sqlite3 *db, char *err, size_t n)
 		     add_column(db, "combo", eff, column_type(i), err, n)))
 			return -1;
 	}
-	/* a phase's own values ([phase] sections: common/phaseopt.h); NULL:
-	 * the combination's */
-	static const char *const own[][2] = { { "phase_block", "INTEGER" }, { "phase_direct", "TEXT" },
-					      { "phase_fsync", "TEXT" },    { "phase_rwmix", "INTEGER" },
-					      { "phase_runtime", "INTEGER" }, { "phase_ramp", "INTEGER" } };
-	for (size_t i = 0; i < ST_ARRAY_LEN(own); i++)
-		if (add_column(db, "phase_run", own[i][0], own[i][1], err, n))
+	for (size_t i = 0; i < st_later_ncolumns; i++)
+		if (add_column(db, st_later_columns[i].table, st_later_columns[i].name,
+			       st_later_columns[i].type, err, n))
 			return -1;
-	return add_column(db, "run", "abort_rank", "INTEGER", err, n) ||
-	       add_column(db, "run", "abort_reason", "TEXT", err, n);
+	return 0;
 }
 
 static const char *const view_names[] = { "phase_value", "phase_flags", "rpc_flag",

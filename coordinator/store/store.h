@@ -28,6 +28,15 @@
 
 #define ST_SCHEMA_VERSION 9
 
+/* A column added to a table after its schema version, on every open for a
+ * run (nullable, so NULL in the rows written before: no version needed); a
+ * read-only command reads it as NULL from a store no such run opened. */
+struct st_later_column {
+	const char *table, *name, *type;
+};
+extern const struct st_later_column st_later_columns[];
+extern const size_t st_later_ncolumns;
+
 /*
  * The words run.status and combo.status hold. They are in users' stores,
  * and inside the audit hashes of every run stored, so they never change:

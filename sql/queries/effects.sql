@@ -22,9 +22,9 @@
 --     unexplained; effect = max - min of the departures over the pair's cells
 --     (for two levels each this is the textbook AB interaction effect)
 --   effect_pct = 100 effect / m
---   client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb:
---     the mean at that level (or cell) of the CPU the phase cost (view
---     phase_cpu): which knob costs the clients or the server CPU
+--   client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb,
+--   io_cpu_us_per_mb: the mean at that level (or cell) of the CPU the phase
+--     cost (view phase_cpu): which knob costs the clients or the server CPU
 --   effect is NULL when a phase has figures for only one level of the
 --   option (or of either option of the pair): there is nothing to compare
 -- A full matrix is balanced; when combinations failed, the departures are
@@ -47,7 +47,7 @@ WITH r AS (
 ), y AS (
 	SELECT s.combo_id, s.phase, s.phase_order,
 	       CASE WHEN s.phase IN ('create', 'stat', 'readdir', 'open', 'remove', 'mkdir', 'dirstat', 'rmdir') THEN s.iops ELSE s.agg_mbps END AS y,
-	       u.client_cpu_pct AS ccpu, u.client_cpu_us_per_mb AS ccpm,
+	       u.client_cpu_pct AS ccpu, u.client_cpu_us_per_mb AS ccpm, u.io_cpu_us_per_mb AS iocpm,
 	       u.server_cpu_pct AS scpu, u.server_cpu_us_per_mb AS scpm
 	FROM phase_summary s JOIN r ON r.run_id = s.run_id
 	LEFT JOIN phase_cpu u ON u.combo_id = s.combo_id AND u.phase = s.phase
@@ -139,6 +139,7 @@ WITH r AS (
 	       CASE WHEN COUNT(*) > 1
 	            THEN sqrt(MAX(0.0, (TOTAL(y.y * y.y) - TOTAL(y.y) * TOTAL(y.y) / COUNT(*)) / (COUNT(*) - 1))) END AS sd,
 	       AVG(y.ccpu) AS client_cpu_pct, AVG(y.ccpm) AS client_cpu_us_per_mb,
+	       AVG(y.iocpm) AS io_cpu_us_per_mb,
 	       AVG(y.scpu) AS server_cpu_pct, AVG(y.scpm) AS server_cpu_us_per_mb,
 	       MIN(y.y) AS lo, MAX(y.y) AS hi
 	FROM y JOIN l ON l.combo_id = y.combo_id AND (l.phase IS NULL OR l.phase = y.phase)
@@ -157,6 +158,7 @@ WITH r AS (
 	       CASE WHEN COUNT(*) > 1
 	            THEN sqrt(MAX(0.0, (TOTAL(y.y * y.y) - TOTAL(y.y) * TOTAL(y.y) / COUNT(*)) / (COUNT(*) - 1))) END AS sd,
 	       AVG(y.ccpu) AS client_cpu_pct, AVG(y.ccpm) AS client_cpu_us_per_mb,
+	       AVG(y.iocpm) AS io_cpu_us_per_mb,
 	       AVG(y.scpu) AS server_cpu_pct, AVG(y.scpm) AS server_cpu_us_per_mb,
 	       MIN(y.y) AS lo, MAX(y.y) AS hi
 	FROM y
@@ -183,13 +185,13 @@ SELECT phase, 'main' AS kind, factor, level, n, mbps, sd AS sd_mbps, lo AS min_m
        departure, effect, 100.0 * effect / NULLIF(m, 0) AS effect_pct,
        phase_order, ord AS ord_a, factor AS factor_a, level AS level_a, level_key AS key_a,
        NULL AS ord_b, NULL AS factor_b, NULL AS level_b, NULL AS key_b,
-       client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb
+       client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb, io_cpu_us_per_mb
 FROM mainx
 UNION ALL
 SELECT phase, 'interaction', factor_a || ' x ' || factor_b, level_a || ' x ' || level_b, n, mbps, sd, lo, hi,
        departure, effect, 100.0 * effect / NULLIF(m, 0),
        phase_order, ord_a, factor_a, level_a, key_a, ord_b, factor_b, level_b, key_b,
-       client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb
+       client_cpu_pct, client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb, io_cpu_us_per_mb
 FROM cellw
 )
 SELECT * FROM out

@@ -24,6 +24,7 @@
 --   pct_of_limit        aggregate as % of the slower part measured alone
 --   client_cpu_pct, client_cpu_us_per_mb  client processes' CPU: % of one
 --                       CPU per client rank over the phase, and us per MB
+--   io_cpu_us_per_mb    of it, the I/O threads' own, us per MB (view phase_cpu)
 --   server_cpu_pct, server_cpu_us_per_mb  the server hosts' CPUs busy: % of
 --                       all their CPUs, and us per MB (view phase_cpu)
 --   verdict             the bottleneck (view verdict), or the error
@@ -47,6 +48,7 @@ WITH r AS (
 	       CASE WHEN p.status = 'ok' THEN v.verdict END AS x_verdict,
 	       CASE WHEN p.status = 'ok' THEN u.client_cpu_pct END AS x_ccpu,
 	       CASE WHEN p.status = 'ok' THEN u.client_cpu_us_per_mb END AS x_ccpm,
+	       CASE WHEN p.status = 'ok' THEN u.io_cpu_us_per_mb END AS x_iocpm,
 	       CASE WHEN p.status = 'ok' THEN u.server_cpu_pct END AS x_scpu,
 	       CASE WHEN p.status = 'ok' THEN u.server_cpu_us_per_mb END AS x_scpm
 	FROM combo c
@@ -80,6 +82,7 @@ WITH r AS (
 	       MAX(x_clients) AS clients,
 	       AVG(x_pct) AS pct_of_limit,
 	       AVG(x_ccpu) AS client_cpu_pct, AVG(x_ccpm) AS client_cpu_us_per_mb,
+	       AVG(x_iocpm) AS io_cpu_us_per_mb,
 	       AVG(x_scpu) AS server_cpu_pct, AVG(x_scpm) AS server_cpu_us_per_mb,
 	       CASE WHEN COUNT(x_mbps) < COUNT(*)
 	            THEN 'error in ' || (COUNT(*) - COUNT(x_mbps)) || ' of ' || COUNT(*) || ': ' ||

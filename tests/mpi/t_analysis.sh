@@ -360,7 +360,7 @@ t_top_and_every_format_with_failures() {
 	Y=$(an_id s.db Y)
 	# the admins' table: phase, the swept options, bytes, time, MB/s, clients, verdict
 	$ST report --db s.db --run "$X" --top 1 --phase read --format csv >top.csv || return 1
-	expect_eq "$(head -1 top.csv)" "phase,threads,iters,bytes,time s,MB/s,+-95%,min client,max client,client CPU %,client CPU us/MB,server CPU %,server CPU us/MB,verdict" \
+	expect_eq "$(head -1 top.csv)" "phase,threads,iters,bytes,time s,MB/s,+-95%,min client,max client,client CPU %,client CPU us/MB,I/O threads us/MB,server CPU %,server CPU us/MB,verdict" \
 		"report --top columns" || return 1
 	expect_eq "$(tail -n +2 top.csv | wc -l)" 1 "one row" || return 1
 	# the same row from the sqlite3 shell

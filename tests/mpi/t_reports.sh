@@ -35,7 +35,8 @@ t_report_formats_are_valid() {
 	# rank ran, so no server figure (it showed CPU nowhere, and only in us)
 	q s.db "SELECT c.seq + 1, r.phase,
 		SUM(r.cpu_user_us + r.cpu_sys_us) * 1e5 / (COUNT(*) * (MAX(r.end_ns) - MIN(r.start_ns))),
-		SUM(r.cpu_user_us + r.cpu_sys_us) * 1e6 / SUM(r.bytes)
+		SUM(r.cpu_user_us + r.cpu_sys_us) * 1e6 / SUM(r.bytes),
+		SUM(r.io_cpu_user_us + r.io_cpu_sys_us) * 1e6 / SUM(r.bytes)
 		FROM rank_result r JOIN combo c USING (combo_id) JOIN run USING (run_id)
 		WHERE run.label = 'first run' AND r.role = 'client' GROUP BY r.combo_id, r.phase" >cpu.want
 	$ST report --db s.db --run "$first" --format csv >cpu.csv || return 1
@@ -45,17 +46,20 @@ want = {(int(l.split('|')[0]), l.split('|')[1]): [float(x) for x in l.split('|')
 rows = list(csv.DictReader(open('cpu.csv')))
 assert len(rows) == len(want) == 4, (rows, want)
 for r in rows:
-    pct, per_mb = want[(int(r['seq']), r['phase'])]
+    pct, per_mb, io_per_mb = want[(int(r['seq']), r['phase'])]
     assert abs(float(r['client CPU %']) - pct) <= 0.05 + 1e-9, (r, pct)
     assert abs(float(r['client CPU us/MB']) - per_mb) <= 0.5 + 1e-9, (r, per_mb)
+    # the I/O threads' own, a part of the process's (each rounded to 1 us/MB)
+    assert abs(float(r['I/O threads us/MB']) - io_per_mb) <= 0.5 + 1e-9, (r, io_per_mb)
+    assert float(r['I/O threads us/MB']) <= float(r['client CPU us/MB']), r
     assert r['server CPU %'] == '' and r['server CPU us/MB'] == '', r
 assert any(v[0] > 0 for v in want.values()), want
 " || fail "client CPU in the report: $(cat cpu.csv)" || return 1
 	$ST report --db s.db --run "$first" --top 1 --format csv >cput.csv || return 1
-	head -1 cput.csv | grep -q 'client CPU %,client CPU us/MB,server CPU %,server CPU us/MB' ||
+	head -1 cput.csv | grep -q 'client CPU %,client CPU us/MB,I/O threads us/MB,server CPU %,server CPU us/MB' ||
 		fail "report --top CPU columns: $(head -1 cput.csv)" || return 1
 	$ST effects --db s.db --run "$first" --format csv >cpue.csv || return 1
-	head -1 cpue.csv | grep -q 'client CPU %,client CPU us/MB,server CPU %,server CPU us/MB' ||
+	head -1 cpue.csv | grep -q 'client CPU %,client CPU us/MB,I/O threads us/MB,server CPU %,server CPU us/MB' ||
 		fail "effects CPU columns: $(head -1 cpue.csv)" || return 1
 	$ST report --db s.db --run "$first" --html cpu.html || return 1
 	grep -q '<th class="num">client CPU %</th><th class="num">client &micro;s/MB</th>' cpu.html ||

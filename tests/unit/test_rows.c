@@ -64,6 +64,8 @@ static void pin_rank(struct st_rank_result *x, int r, int phase)
 	x->release_ns = 1000 * r - 7;
 	x->cpu_user_us = 300 + r;
 	x->cpu_sys_us = 20 + r;
+	x->io_cpu_user_us = 200 + r; /* an idle rank's: NULL */
+	x->io_cpu_sys_us = 10 + r;
 	st_hist_init(&x->hist);
 	st_hist_init(&x->hist_read);
 	st_hist_init(&x->hist_write);
@@ -132,6 +134,8 @@ static void pin_thread(struct st_thread_result *t, int k)
 	t->start_ns = k;
 	t->end_ns = 1000 + k;
 	t->last_cpu = k % 3 == 1 ? -1 : k % 2;
+	t->cpu_user_us = 70 + k;
+	t->cpu_sys_us = k % 2 ? 0 : 9;
 	st_hist_init(&t->hist);
 	if (k % 3 != 1) {
 		snprintf(t->cpuset, sizeof(t->cpuset), "0-%d", k % 4);
@@ -367,8 +371,8 @@ static const struct {
 	{ "effective_option", "SELECT * FROM effective_option ORDER BY combo_id, rank, option", "e1025c51c65e860529d8f630b88228d7c70cf84d2ced5846924b4e8f9c0ae086" },
 	{ "combo_failure", "SELECT * FROM combo_failure ORDER BY combo_id, rank", "264eceb593b04b009dcdb77d803254ca6e3f76c3c5606217627c7689ebf41e5c" },
 	{ "phase_run", "SELECT * FROM phase_run ORDER BY combo_id, phase", "6ed627aadd42e13b2320bef334f0ff826785e4852d918d8a76d9a231c2a8eb18" },
-	{ "rank_result", "SELECT * FROM rank_result ORDER BY combo_id, phase, rank", "b8383cda732c9e282aab0f89c50639fc60bcd6277571809575973af0f032e653" },
-	{ "thread_result", "SELECT * FROM thread_result ORDER BY combo_id, phase, rank, thread", "3045211079a6ab8ffb8419eb19697c22aed66ca05bd6fde9d919f1b43aaa7ac5" },
+	{ "rank_result", "SELECT * FROM rank_result ORDER BY combo_id, phase, rank", "726d8fd0a7987a0447609f6174942a1228291ba828d429064ab47d65636abbfa" },
+	{ "thread_result", "SELECT * FROM thread_result ORDER BY combo_id, phase, rank, thread", "5ee3c509ac039299499ae520130babe40c574cb8574be00878bf765023d63e34" },
 	{ "sample", "SELECT * FROM sample ORDER BY rowid", "ba4418a9e1d39b44e74cea3a656c7c060d6a6ebde630e447737f0273a494c1c4" },
 	{ "interval", "SELECT * FROM interval ORDER BY combo_id, phase, rank, idx", "868a640062ccab37247ae164193badd34463c78618ac3cc817d1dcce78ada6e7" }, /* with each rank's tail (issue 20) */
 	{ "rpc_stat", "SELECT * FROM rpc_stat ORDER BY combo_id, phase, rank, source, op", "9fb5951a3165efba901e9d30522c34cc920d80589f0c0e5451ef6cdb42bd80d6" },
