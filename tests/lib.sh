@@ -253,11 +253,16 @@ for cid, phase, agg, iops, clients, threads, byts, ops, span, p50, fair, skew in
     # the slowest against the fastest client: no more apart than their own lateness
     lates = [(e - s - sched) / sched for _, _, _, s, e, _, _ in ranks]
     assert fair >= (1 + min(lates)) / (1 + max(lates)) * 0.99, (phase, fair, lates)
-    # each call lasts one delay on the schedule, late calls make the next shorter:
-    # the median is no longer than a bucket (12.5 %) plus the run's own lateness;
-    # it has no floor on a busy machine (a thread held off the CPU runs the calls
-    # it missed at once: a median of 39 us against 4 ms was seen at load 6)
-    assert 0 < p50 <= delay * (1.13 + late), (phase, p50, late)
+    # each call lasts one delay on the schedule, late calls make the next shorter,
+    # so a thread's calls (one after another) take its span at most: their mean is
+    # at most span / calls = delay x (1 + late), and at most half of them can be
+    # over twice the mean; the median is no more than that and a bucket (12.5 %).
+    # Not tighter: a thread woken a little later each call for half the phase,
+    # then catching up, has half its calls long and the phase little late (a fresh
+    # root at load 4: p50 5.5 ms against 4 ms calls, the phase 18.8 % late). No
+    # floor on a busy machine (a thread held off the CPU runs the calls it missed
+    # at once: a median of 39 us against 4 ms was seen at load 6)
+    assert 0 < p50 <= 2 * delay * (1 + late) * 1.13, (phase, p50, late)
     # the barrier releases every rank at once; their spread is stored, and is
     # inside the phase it opens
     assert 0 <= skew < span, (phase, skew, span)
