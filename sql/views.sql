@@ -489,6 +489,29 @@ SELECT combo_id, phase, idx, tail, t_ns, end_ns, width_ns, clients, bytes, ops, 
        all_ran AND clients = ranks AND stalled_clients = clients AS stall
 FROM b;
 
+-- A phase's calls apart from its tail (issue 22), per combination and
+-- phase: the tail is what follows a rank's last data call, fsync (--fsync
+-- on), the COMMIT of libnfs's and the kernel's UNSTABLE writes, and close
+-- (the row interval adds after the rank's last interval). fio's figure for
+-- its nfs engine stops before its COMMIT: calls_mbps is the like for like.
+--   calls_end_ns   the clients' latest last data call's end (common timeline)
+--   calls_mbps     all client bytes / (that - the earliest client start)
+--   tail_ns        the longest client tail (rank end - its last call's end)
+--   end_tail_ns    the phase's end (latest client end) - calls_end_ns
+-- A rank's last call ends its last interval with calls (common/interval.h
+-- clips it there); a rank with no call has no interval and counts in none.
+CREATE VIEW phase_tail AS
+WITH k AS (
+	SELECT combo_id, phase, rank, MAX(end_ns) AS calls_end_ns
+	FROM interval WHERE ops > 0 GROUP BY combo_id, phase, rank
+)
+SELECT r.combo_id, r.phase, MAX(k.calls_end_ns) AS calls_end_ns,
+       SUM(r.bytes) * 1000.0 / NULLIF(MAX(k.calls_end_ns) - MIN(r.start_ns), 0) AS calls_mbps,
+       MAX(r.end_ns - k.calls_end_ns) AS tail_ns,
+       MAX(r.end_ns) - MAX(k.calls_end_ns) AS end_tail_ns
+FROM client_result r JOIN k USING (combo_id, phase, rank)
+GROUP BY r.combo_id, r.phase;
+
 -- What went over the wire (rpc_stat), per combination, phase, source and
 -- operation: summed over the ranks that counted, with nfsiostat's figures
 -- over the phase's span (the clients' latest end - earliest start).

@@ -180,7 +180,7 @@ cut_run() {
 # SQL that takes from a store what schema version 9 added (issue 22: the
 # packed intervals): the table interval again, with the rows the view gave
 # (the views that read it first). Before V6_ADDED_SQL.
-V9_ADDED_SQL="DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank;
+V9_ADDED_SQL="DROP VIEW IF EXISTS phase_tail; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank;
 	CREATE TEMP TABLE iv_keep AS SELECT * FROM interval; DROP VIEW interval;
 	DROP TABLE interval_pack; DROP TABLE interval_seq;
 	CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), phase TEXT NOT NULL,

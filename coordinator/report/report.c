@@ -55,6 +55,8 @@
 	"LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "     \
 	"GROUP BY combo_id, phase) m ON m.combo_id = p.combo_id AND m.phase = p.phase "
 #define FLAGS_JOIN "LEFT JOIN phase_flags fl ON fl.combo_id = p.combo_id AND fl.phase = p.phase "
+/* the phase's calls apart from its tail (fsync, COMMIT, close) */
+#define TAIL_JOIN "LEFT JOIN phase_tail t ON t.combo_id = p.combo_id AND t.phase = p.phase "
 
 /* The run id for "last", "last~N", an exact id or a unique prefix (the one
  * resolver of every subcommand: store/runs.c); 0 or -1 after the message. */
@@ -168,12 +170,13 @@ static void report_sql(const char *cols, const struct report_parts *w, const cha
 		 "p.phase, COALESCE(p.status, c.status) AS status, "
 		 "ROUND(s.agg_mbps, 1) AS \"MB/s\", %s%s"
 		 "ROUND(s.first_done_mbps, 1) AS \"first MB/s\", "
+		 "ROUND(t.calls_mbps, 1) AS \"calls MB/s\", ROUND(t.tail_ns / 1e6, 1) AS \"tail ms\", "
 		 "ROUND(s.min_client_mbps, 1) AS \"min client\", "
 		 "ROUND(s.max_client_mbps, 1) AS \"max client\", "
 		 "ROUND(s.fairness, 2) AS fair, ROUND(s.iops, 0) AS iops, "
 		 "%s"
 		 "s.clients, s.errors + COALESCE(s.bad_blocks, 0) AS errors, %s%s%s%s"
-		 NOTE_SQL " AS note FROM " FROM_SQL "%s%s" WHERE_SQL,
+		 NOTE_SQL " AS note FROM " FROM_SQL TAIL_JOIN "%s%s" WHERE_SQL,
 		 cols, w->iters ? "c.iteration + 1 AS iter, " : "",
 		 w->rpc ? "m.mix AS rpc, " : "", w->flags ? "fl.flag_text AS flags, " : "", pcts,
 		 w->mixed ? "ROUND(s.read_pct, 1) AS \"read %\", "
@@ -213,6 +216,7 @@ static void report_json_sql(const struct report_parts *w, const struct st_pcts *
 			 "'bytes', s.bytes, 'ops', s.ops, 'span_ns', s.span_ns, "
 			 "'bytes_per_s', s.agg_mbps * 1e6, "
 			 "'first_done_bytes_per_s', s.first_done_mbps * 1e6, "
+			 "'calls_bytes_per_s', t.calls_mbps * 1e6, 'tail_ns', t.tail_ns, "
 			 "'min_client_bytes_per_s', s.min_client_mbps * 1e6, "
 			 "'max_client_bytes_per_s', s.max_client_mbps * 1e6, "
 			 "'fairness', s.fairness, 'ops_per_s', s.iops, 'clients', s.clients, "
@@ -228,7 +232,8 @@ static void report_json_sql(const struct report_parts *w, const struct st_pcts *
 			 "'stalls', (SELECT SUM(i.stall) FROM interval_rank i WHERE i.combo_id = "
 			 "c.combo_id AND i.phase = p.phase), " ST_JSON_CPU("u.") ", "
 			 "'pct_of_limit', v.pct_of_limit, 'verdict', v.verdict, ");
-	st_strbuf_addf(b, "'flags', %s, 'rpc', %s, 'note', " NOTE_SQL ") FROM " FROM_SQL "%s%s" WHERE_SQL,
+	st_strbuf_addf(b, "'flags', %s, 'rpc', %s, 'note', " NOTE_SQL ") FROM " FROM_SQL TAIL_JOIN
+			  "%s%s" WHERE_SQL,
 		       w->flags ? "fl.flag_text" : "NULL", w->rpc ? "m.mix" : "NULL",
 		       w->rpc ? RPC_JOIN : "", w->flags ? FLAGS_JOIN : "");
 }

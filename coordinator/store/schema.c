@@ -305,7 +305,7 @@ static const char *const view_names[] = { "phase_value", "phase_flags", "rpc_fla
 					  "option_override", "rpc_mix", "rpc_summary", "phase_cpu", "verdict",
 					  "server_parts", "server_summary", "result", "phase_summary",
 					  "client_result", "run_summary", "interval_summary", "interval_rank",
-					  "interval" };
+					  "interval", "phase_tail" };
 
 /* views.sql's result again, its c.* the combo's columns by name, those a
  * phase may have of its own (phase_value's) as the phase's value. */

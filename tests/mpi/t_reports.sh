@@ -401,3 +401,31 @@ t_store_of_an_older_stcluster_answers_read_only_as_it_did() {
 	expect_eq "$(sha256sum <old.db)" "$sum" "the older store after reading it" || return 1
 	expect_eq "$(q old.db 'PRAGMA user_version')" 7 "its version"
 }
+
+# A phase's tail (view phase_tail; issue 22): the null engine's fsync takes one delay after a
+# thread's last call (its schedule: call k ends at t0 + (k + 1) x delay), so with --fsync on a
+# write's tail is about one delay, and without it next to nothing; either way the tail is at
+# most the phase's span less its calls' 5 delays, and the figure without the tail is at least
+# the whole one. JSON says the same.
+t_report_tail_is_the_fsync_after_the_last_call() {
+	$ST --engine null --null-delay 100ms --block 4k --size 20k --fsync on,off --phases write \
+		--db "$T/s.db" --quiet || return 1
+	q s.db "SELECT c.fsync, t.tail_ns, s.span_ns, t.calls_mbps >= s.agg_mbps FROM phase_tail t
+		JOIN combo c USING (combo_id) JOIN phase_summary s USING (combo_id, phase) ORDER BY 1 DESC" >tails
+	cat tails
+	expect_eq "$(awk -F'|' '$2 <= $3 - 500000000 && $4 == 1 &&
+		(($1 == "on" && $2 >= 50000000) || ($1 == "off" && $2 < 50000000))' tails | wc -l)" 2 \
+		"tails: one delay with --fsync on, next to none without, within the span less 5 calls" ||
+		return 1
+	$ST report --db s.db --format json >r.json || return 1
+	python3 - <<'PY' || fail "JSON calls_bytes_per_s and tail_ns"
+import json, sqlite3
+con = sqlite3.connect('s.db')
+want = {r[0]: r[1:] for r in con.execute("SELECT combo_id, calls_mbps * 1e6, tail_ns FROM phase_tail")}
+rows = json.load(open('r.json'))['rows']
+assert len(rows) == 2, rows
+for r in rows:
+    assert abs(r['calls_bytes_per_s'] - want[r['combo_id']][0]) <= 1e-6 * want[r['combo_id']][0], r
+    assert r['tail_ns'] == want[r['combo_id']][1], r
+PY
+}

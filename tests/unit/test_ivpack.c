@@ -169,7 +169,7 @@ static int altered(struct st_store *s)
 /* The store as version 7 had it: the table interval with the rows the view
  * gives, and no packed rows (the views that read it dropped first). */
 #define TO_V7                                                                                  \
-	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; "            \
+	"DROP VIEW IF EXISTS phase_tail; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; "            \
 	"CREATE TEMP TABLE iv_keep AS SELECT * FROM interval; DROP VIEW interval; "             \
 	"DROP TABLE interval_pack; DROP TABLE interval_seq; "                                  \
 	"CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), "        \

@@ -77,7 +77,7 @@ static void schema_and_migration(void)
 		}
 	/* an older store: without the views and without one option column */
 	CHECK(sqlite3_exec(db,
-			   "DROP VIEW phase_flags; DROP VIEW rpc_flag; DROP VIEW option_override; "
+			   "DROP VIEW phase_tail; DROP VIEW phase_flags; DROP VIEW rpc_flag; DROP VIEW option_override; "
 			   "DROP VIEW rpc_mix; DROP VIEW rpc_summary; DROP VIEW phase_cpu; "
 			   "DROP VIEW verdict; DROP VIEW server_summary; DROP VIEW result; "
 			   "DROP VIEW phase_summary; DROP VIEW client_result; "
@@ -91,7 +91,7 @@ static void schema_and_migration(void)
 		return;
 	db = st_store_db(s);
 	CHECK(qd(db, "SELECT COUNT(*) FROM pragma_table_info('combo') WHERE name = 'data'") == 1);
-	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 17);
+	CHECK(qd(db, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'view'") == 18);
 	st_store_close(s);
 	/* read-only open works and writes nothing */
 	s = st_store_open(path, 1, err, sizeof(err));
@@ -589,7 +589,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
  * packed intervals): the table interval again, with the rows the view gave
  * (the views that read it first) */
 #define V9_ADDED                                                                             \
-	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; "          \
+	"DROP VIEW IF EXISTS phase_tail; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; "          \
 	"CREATE TEMP TABLE iv_keep AS SELECT * FROM interval; DROP VIEW interval; "           \
 	"DROP TABLE interval_pack; DROP TABLE interval_seq; "                                \
 	"CREATE TABLE interval (combo_id INTEGER NOT NULL REFERENCES combo(combo_id), "      \
@@ -612,7 +612,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 #define V4_ADDED                                                                            \
 	"DROP VIEW IF EXISTS phase_cpu; DROP VIEW IF EXISTS verdict; DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result; "                   \
 	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary; "         \
-	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; DROP TABLE interval; "        \
+	"DROP VIEW IF EXISTS phase_tail; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; DROP TABLE interval; "        \
 	"ALTER TABLE phase_run DROP COLUMN read_lat_p50_ns; "                                \
 	"ALTER TABLE phase_run DROP COLUMN read_lat_p99_ns; "                                \
 	"ALTER TABLE phase_run DROP COLUMN write_lat_p50_ns; "                               \
@@ -1000,7 +1000,7 @@ static void rpc_views(void)
 	"DROP VIEW IF EXISTS rpc_mix; DROP VIEW IF EXISTS rpc_summary; DROP VIEW IF EXISTS phase_cpu; " \
 	"DROP VIEW IF EXISTS verdict; DROP VIEW IF EXISTS server_summary; DROP VIEW IF EXISTS result; " \
 	"DROP VIEW IF EXISTS phase_summary; DROP VIEW IF EXISTS client_result; DROP VIEW IF EXISTS run_summary; " \
-	"DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; " \
+	"DROP VIEW IF EXISTS phase_tail; DROP VIEW IF EXISTS interval_summary; DROP VIEW IF EXISTS interval_rank; " \
 	"DROP TABLE rpc_stat; ALTER TABLE effective_option DROP COLUMN note; "             \
 	"ALTER TABLE phase_run DROP COLUMN cache_drop_note; "                              \
 	"ALTER TABLE rank_result DROP COLUMN cache_drop; "                                 \
