@@ -27,7 +27,10 @@
 # repeats; st/best is stcluster / the best fio engine at that depth (psync too at depth 1):
 # "within noise" when the two ranges overlap, else "ahead" or "behind"; the same for
 # stcluster against AIO_BASELINE (after/before), and for stcluster's CPU per MB (the process's,
-# per phase, as it stores it). Figures made under load (load > CPUs / 2) say
+# per phase, as it stores it). The CPU like for like beside it: stcluster's I/O thread's own per
+# phase (rank_result.io_cpu_*: RUSAGE_THREAD) against fio io_uring's job (its JSON's usr_cpu +
+# sys_cpu of job_runtime: fio's job thread, without io-wq), both in us per MB, "less" where
+# stcluster's range is below fio's. Figures made under load (load > CPUs / 2) say
 # more about the scheduler than about the queue: rerun them on a quiet machine.
 #
 # Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (5), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
@@ -124,11 +127,27 @@ run_st() {
 	$ON "$1" query --db "$db" "SELECT DISTINCT io_mode FROM thread_result" --format csv | sed 1d >"$7"
 	$ON "$1" query --db "$db" "SELECT phase, (cpu_user_us + cpu_sys_us) / (bytes / 1e6) FROM rank_result
 		WHERE bytes > 0" --format csv | sed 1d | tr ',' ' ' >"$WORK/cpu"
+	# the I/O thread's own (NULL from a binary before it was stored: no line)
+	$ON "$1" query --db "$db" "SELECT phase, (io_cpu_user_us + io_cpu_sys_us) / (bytes / 1e6)
+		FROM rank_result WHERE bytes > 0 AND io_cpu_user_us IS NOT NULL" --format csv 2>/dev/null |
+		sed 1d | tr ',' ' ' >"$WORK/iocpu"
+}
+
+# fio_cpu FILE read|write: the job thread's CPU (usr_cpu + sys_cpu, % of job_runtime ms) in us
+# per MB of the direction's io_bytes
+fio_cpu() {
+	awk -v d="\"$2\" : {" 'index($0, d) { s = 1; next }
+		s && $1 == "\"io_bytes\"" { gsub(/,/, "", $3); b = $3 + 0; s = 0 }
+		$1 == "\"job_runtime\"" { gsub(/,/, "", $3); rt = $3 + 0 }
+		$1 == "\"usr_cpu\"" { gsub(/,/, "", $3); u = $3 + 0 }
+		$1 == "\"sys_cpu\"" { gsub(/,/, "", $3); y = $3 + 0 }
+		END { if (b > 0) print (u + y) / 100 * rt * 1000 / (b / 1e6); else print "nan" }' "$1"
 }
 
 # run_fio DIR DIRECT DEPTH ENGINE RW BS [OPTION] -> the figure (iops for 4k, MB/s for 1m)
 run_fio() {
 	f=$WORK/f.json
+	rm -f "$WORK/fio.cpu"
 	$ON sh -c "rm -f '$1'/fio.*"
 	# writes: into a fresh file, allocated as it is written (stcluster's write phase
 	# creates its file inside the timed phase; fio would otherwise fallocate it first)
@@ -145,6 +164,7 @@ run_fio() {
 	$ON sh -c "rm -f '$1'/fio.*"
 	d=read
 	case $5 in *write) d=write ;; esac
+	fio_cpu "$f" $d >"$WORK/fio.cpu"
 	if [ "$6" = 1m ]; then
 		awk -v b="$(fio_num "$f" $d bw_bytes)" 'BEGIN { print b / 1e6 }'
 	else
@@ -216,6 +236,7 @@ run_tool() {
 		if run_st "$bin" "$DIR" "$DIRECT" "$d" "$2" "$phs" "$WORK/mode" >"$WORK/o"; then
 			while read -r ph v; do put "$fs.$d.$1.$ph" "$v"; done <"$WORK/o"
 			while read -r ph v; do put "$fs.$d.$1.cpu.$ph" "$v"; done <"$WORK/cpu"
+			while read -r ph v; do put "$fs.$d.$1.iocpu.$ph" "$v"; done <"$WORK/iocpu"
 		fi
 		put "$fs.$d.$1.mode.$2" "$(tr ' ' '~' <"$WORK/mode" | head -n 1)"
 		;;
@@ -227,6 +248,7 @@ run_tool() {
 		[ "$2" = 4k ] && ws="randread randwrite"
 		for w in $ws; do
 			putv "$fs.$d.$1.$w" "$(run_fio "$DIR" "$FDIRECT" "$d" "$eng" "$w" "$2" $opt)"
+			putv "$fs.$d.$1.cpu.$w" "$(cat "$WORK/fio.cpu" 2>/dev/null)"
 		done
 		;;
 	ior)
@@ -283,6 +305,7 @@ for fs in $FSES; do
 	[ -n "$ST0" ] && printf ' %-24s %-7s %-13s' "st before" aft/bef "vs before"
 	printf ' %-18s' "st CPU us/MB"
 	[ -n "$ST0" ] && printf ' %-18s %-13s' "before CPU" "CPU vs before"
+	printf ' %-18s %-18s %-13s' "st I/O us/MB" "fio uring us/MB" "I/O vs fio"
 	printf ' %-11s %s\n' "load" "st mode"
 	for d in $DEPTHS; do
 		for ph in randread randwrite write read; do
@@ -314,6 +337,8 @@ for fs in $FSES; do
 			printf ' %-18s' "$(cell "$fs.$d.st.cpu.$ph")"
 			[ -n "$ST0" ] && printf ' %-18s %-13s' "$(cell "$fs.$d.st0.cpu.$ph")" \
 				"$(standing "$fs.$d.st.cpu.$ph" "$fs.$d.st0.cpu.$ph" more less)"
+			printf ' %-18s %-18s %-13s' "$(cell "$fs.$d.st.iocpu.$ph")" "$(cell "$fs.$d.uring.cpu.$ph")" \
+				"$(standing "$fs.$d.st.iocpu.$ph" "$fs.$d.uring.cpu.$ph" more less)"
 			printf ' %-11s %s\n' "$(awk -v k0="$fs.$d.$k.load0" -v k1="$fs.$d.$k.load1" \
 				'$1 == k0 { a = $2 } $1 == k1 { b = $2 } END { print a "->" b }' "$WORK/results")" \
 				"$(awk -v k="$fs.$d.st.mode.$k" '$1 == k { print $2; exit }' "$WORK/results" | tr '~' ' ')"
