@@ -94,8 +94,10 @@ static void section_run(FILE *o, const struct html_page *pg)
 			fputs("&ndash;", o);
 		fputs("</td></tr>\n", o);
 	}
-	fprintf(o, "<tr><th>combinations</th><td>%d stored of %d planned</td></tr>\n</table>\n",
-		cell_int(&r, 0, 11), cell_int(&r, 0, 12));
+	/* --search halving plans its race's most */
+	fprintf(o, "<tr><th>combinations</th><td>%d stored of %s%d planned%s</td></tr>\n</table>\n",
+		cell_int(&r, 0, 11), cell_int(&r, 0, 16) ? "at most " : "", cell_int(&r, 0, 12),
+		cell_int(&r, 0, 16) ? " (--search halving)" : "");
 	fputs("<h2>Command line</h2>\n<pre class=\"cmd\">", o);
 	esc_cell(o, &r, 0, 14);
 	fputs("</pre>\n", o);

@@ -481,7 +481,9 @@ int html_load_run(const struct html_page *pg, struct html_rows *r, char *err, si
 			 "SELECT run_id, COALESCE(NULLIF(label, ''), run_id), started_at, finished_at, "
 			 "status, engine, target, phases, iterations, nranks, nhosts, "
 			 "(SELECT COUNT(*) FROM combo c WHERE c.run_id = r.run_id), combos_planned, "
-			 "stcluster_version, command, plan FROM run r WHERE run_id = :run",
+			 "stcluster_version, command, plan, "
+			 "(SELECT COUNT(stage) FROM combo c WHERE c.run_id = r.run_id) "
+			 "FROM run r WHERE run_id = :run",
 			 0, r, err, n);
 }
 

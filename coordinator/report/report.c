@@ -359,11 +359,13 @@ int st_cmd_runs(const struct st_subargs *a)
 	 */
 	const char *reason = has_column(db, "run", "abort_reason") ? "r.abort_reason" : "NULL";
 	const char *cleanup = has_column(db, "run", "cleanup") ? "r.cleanup" : "NULL";
-	char sql[3000];
+	/* --search halving plans its race's most (a store before version 8 has no stage) */
+	const char *stage = has_column(db, "combo", "stage") ? "c.stage" : "NULL";
+	char sql[3200];
 	snprintf(sql, sizeof(sql),
-		 "WITH k AS (SELECT c.run_id, c.status, EXISTS (SELECT 1 FROM rank_result x WHERE "
-		 "x.combo_id = c.combo_id AND x.bad_blocks > 0) AS unverified FROM combo c), "
-		 "n AS (SELECT run_id, COUNT(*) AS stored, "
+		 "WITH k AS (SELECT c.run_id, c.status, %s AS stage, EXISTS (SELECT 1 FROM rank_result x "
+		 "WHERE x.combo_id = c.combo_id AND x.bad_blocks > 0) AS unverified FROM combo c), "
+		 "n AS (SELECT run_id, COUNT(*) AS stored, COUNT(stage) AS staged, "
 		 "COUNT(CASE WHEN status = 'ok' THEN 1 END) AS ok, "
 		 "COUNT(CASE WHEN status = 'error' AND NOT unverified THEN 1 END) AS error, "
 		 "COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed, "
@@ -373,7 +375,8 @@ int st_cmd_runs(const struct st_subargs *a)
 		 "r.status = 'running' AND st_run_live(r.run_id) = 0 AS gone FROM run r) "
 		 "SELECT v.run_id, v.started_at, v.label, "
 		 "(SELECT group_concat(DISTINCT h.hostname) FROM host h WHERE h.run_id = v.run_id) AS hosts, "
-		 "v.nranks AS ranks, COALESCE(n.stored, 0) || '/' || v.combos_planned AS combinations, "
+		 "v.nranks AS ranks, COALESCE(n.stored, 0) || '/' || CASE WHEN n.staged > 0 THEN '<=' "
+		 "ELSE '' END || v.combos_planned AS combinations, "
 		 "COALESCE(n.ok, 0) AS ok, COALESCE(n.error, 0) AS error, COALESCE(n.failed, 0) AS failed, "
 		 "COALESCE(n.skipped, 0) AS skipped, COALESCE(n.unverified, 0) AS unverified, "
 		 "CASE WHEN v.gone THEN 'aborted' ELSE v.status END AS status, "
@@ -384,7 +387,7 @@ int st_cmd_runs(const struct st_subargs *a)
 		 "COALESCE(CASE WHEN v.gone OR v.status = 'aborted' OR v.reason_ IS NOT NULL THEN '; ' "
 		 "ELSE '' END || 'left behind: ' || v.cleanup_, ''), '') AS note "
 		 "FROM v LEFT JOIN n USING (run_id) ORDER BY v.started_at, v.rowid_",
-		 reason, cleanup);
+		 stage, reason, cleanup);
 	const struct st_qparams none = { 0 };
 	char err[ST_ERR_MAX], json[3600];
 	if (a->format == ST_FMT_JSON) {
@@ -393,7 +396,8 @@ int st_cmd_runs(const struct st_subargs *a)
 			 "SELECT json_object('run_id', run_id, 'started_at', started_at, 'label', label, "
 			 "'hosts', hosts, 'ranks', ranks, 'combos_stored', CAST(substr(combinations, 1, "
 			 "instr(combinations, '/') - 1) AS INTEGER), 'combos_planned', "
-			 "CAST(substr(combinations, instr(combinations, '/') + 1) AS INTEGER), 'ok', ok, "
+			 "CAST(ltrim(substr(combinations, instr(combinations, '/') + 1), '<=') AS INTEGER), "
+			 "'ok', ok, "
 			 "'error', error, 'failed', failed, 'skipped', skipped, 'unverified', unverified, "
 			 "'status', status, 'note', note) FROM (%s)",
 			 sql);

@@ -123,6 +123,15 @@ t_search_every_stage_stored_reports_run_on_it() {
 	n=$(q s.db 'SELECT COUNT(*) FROM combo')
 	expect_eq "$(q s.db 'SELECT COUNT(*) FROM combo WHERE stage IS NULL')" 0 "every run has its stage" || return 1
 	expect_eq "$(q s.db 'SELECT combos_planned || "/" || status FROM run')" "18/complete" "the run" || return 1
+	# 18 is the race's most (every stage of it full): runs, audit and the HTML page say so
+	expect_eq "$($ST runs --db s.db --format csv | tail -1 | cut -d, -f6)" "$n/<=18" "runs' combinations" || return 1
+	expect_eq "$($ST runs --db s.db --format json | python3 -c 'import json, sys; r = json.load(sys.stdin)["rows"][0]; print(r["combos_stored"], r["combos_planned"])')" \
+		"$n 18" "runs' JSON combinations" || return 1
+	$ST audit last --db s.db | grep -q "status complete, $n combinations; of at most 18 (--search halving)" ||
+		fail "audit's result note: $($ST audit last --db s.db | grep result)" || return 1
+	$ST report --db s.db --html "$T/s.html" || return 1
+	grep -q "<td>$n stored of at most 18 planned (--search halving)</td>" s.html ||
+		fail "the HTML page's combinations: $(grep -o 'combinations</th><td>[^<]*' s.html)" || return 1
 	$ST report --db s.db >r.txt || fail "report" || return 1
 	expect_eq "$(grep -c ' write ' r.txt)" "$n" "report's write rows" || return 1
 	for c in "report --format json" "report --top 3" effects "advise --format json" "compare last last"; do
