@@ -127,8 +127,11 @@ t_search_every_stage_stored_reports_run_on_it() {
 	expect_eq "$($ST runs --db s.db --format csv | tail -1 | cut -d, -f6)" "$n/<=18" "runs' combinations" || return 1
 	expect_eq "$($ST runs --db s.db --format json | python3 -c 'import json, sys; r = json.load(sys.stdin)["rows"][0]; print(r["combos_stored"], r["combos_planned"])')" \
 		"$n 18" "runs' JSON combinations" || return 1
-	$ST audit last --db s.db | grep -q "status complete, $n combinations; of at most 18 (--search halving)" ||
-		fail "audit's result note: $($ST audit last --db s.db | grep result)" || return 1
+	# (a race whose finalists stay within the noise to its end runs every round: all 18 stored)
+	note="status complete, $n combinations; of at most 18 (--search halving)"
+	[ "$n" -lt 18 ] || note="status complete, 18 combinations"
+	expect_eq "$($ST audit last --db s.db | grep ' result ' | sed 's/.* result *//')" "$note" \
+		"audit's result note" || return 1
 	$ST report --db s.db --html "$T/s.html" || return 1
 	grep -q "<td>$n stored of at most 18 planned (--search halving)</td>" s.html ||
 		fail "the HTML page's combinations: $(grep -o 'combinations</th><td>[^<]*' s.html)" || return 1
