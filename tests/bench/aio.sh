@@ -28,9 +28,12 @@
 # "within noise" when the two ranges overlap, else "ahead" or "behind"; the same for
 # stcluster against AIO_BASELINE (after/before), and for stcluster's CPU per MB (the process's,
 # per phase, as it stores it). The CPU like for like beside it: stcluster's I/O thread's own per
-# phase (rank_result.io_cpu_*: RUSAGE_THREAD) against fio io_uring's job (its JSON's usr_cpu +
-# sys_cpu of job_runtime: fio's job thread, without io-wq), both in us per MB, "less" where
-# stcluster's range is below fio's. Figures made under load (load > CPUs / 2) say
+# phase (rank_result.io_cpu_*: RUSAGE_THREAD) against fio's job thread (its JSON's usr_cpu +
+# sys_cpu of job_runtime, without io-wq) of the engine that works as stcluster does at that
+# depth: psync at depth 1 (stcluster's pread/pwrite: the copy in the thread; fio's io_uring
+# there hands a buffered call to io-wq), io_uring with fixedbufs above; both in us per MB,
+# "less" where stcluster's range is below fio's. stcluster's writes fill each block anew (its
+# --data: a block's bytes a function of its offset), fio's write one buffer filled once. Figures made under load (load > CPUs / 2) say
 # more about the scheduler than about the queue: rerun them on a quiet machine.
 #
 # Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (5), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
@@ -305,7 +308,7 @@ for fs in $FSES; do
 	[ -n "$ST0" ] && printf ' %-24s %-7s %-13s' "st before" aft/bef "vs before"
 	printf ' %-18s' "st CPU us/MB"
 	[ -n "$ST0" ] && printf ' %-18s %-13s' "before CPU" "CPU vs before"
-	printf ' %-18s %-18s %-13s' "st I/O us/MB" "fio uring us/MB" "I/O vs fio"
+	printf ' %-18s %-18s %-13s' "st I/O us/MB" "fio us/MB" "I/O vs fio"
 	printf ' %-11s %s\n' "load" "st mode"
 	for d in $DEPTHS; do
 		for ph in randread randwrite write read; do
@@ -337,8 +340,10 @@ for fs in $FSES; do
 			printf ' %-18s' "$(cell "$fs.$d.st.cpu.$ph")"
 			[ -n "$ST0" ] && printf ' %-18s %-13s' "$(cell "$fs.$d.st0.cpu.$ph")" \
 				"$(standing "$fs.$d.st.cpu.$ph" "$fs.$d.st0.cpu.$ph" more less)"
-			printf ' %-18s %-18s %-13s' "$(cell "$fs.$d.st.iocpu.$ph")" "$(cell "$fs.$d.uring.cpu.$ph")" \
-				"$(standing "$fs.$d.st.iocpu.$ph" "$fs.$d.uring.cpu.$ph" more less)"
+			fe=uring
+			[ "$d" = 1 ] && fe=psync
+			printf ' %-18s %-18s %-13s' "$(cell "$fs.$d.st.iocpu.$ph")" "$(cell "$fs.$d.$fe.cpu.$ph")" \
+				"$(standing "$fs.$d.st.iocpu.$ph" "$fs.$d.$fe.cpu.$ph" more less)"
 			printf ' %-11s %s\n' "$(awk -v k0="$fs.$d.$k.load0" -v k1="$fs.$d.$k.load1" \
 				'$1 == k0 { a = $2 } $1 == k1 { b = $2 } END { print a "->" b }' "$WORK/results")" \
 				"$(awk -v k="$fs.$d.st.mode.$k" '$1 == k { print $2; exit }' "$WORK/results" | tr '~' ' ')"
