@@ -201,10 +201,10 @@ const struct st_opt_def st_options[ST_OPT_COUNT] = {
 	[ST_OPT_DATA] = {
 		.name = "data", .arg = "PATTERN", .type = ST_T_DATA, .flags = ST_OF_SWEEP,
 		.def = "random",
-		.help = "bytes written: zero, random (every block unique), compress:PCT (each 4k "
-			"chunk PCT % zeros: compresses 100/(100-PCT):1, as fio's "
-			"buffer_compress_percentage), dedupe:PCT (PCT % of the 4k chunks are one "
-			"duplicate), or compress:PCT+dedupe:PCT",
+		.help = "bytes written: zero, random (every block unique), compress:PCT (each "
+			"--compress-chunk, unset the block, PCT % zeros: compresses 100/(100-PCT):1, "
+			"as fio's buffer_compress_percentage), dedupe:PCT (PCT % of the --dedupe-unit "
+			"units, unset the block, are one duplicate), or compress:PCT+dedupe:PCT",
 	},
 	[ST_OPT_VERIFY] = {
 		.name = "verify", .arg = "on|off", .type = ST_T_ENUM, .choices = on_off,
