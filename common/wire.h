@@ -99,7 +99,7 @@ struct st_thread_result {
 	char io_mode[64];    /* posix: how requests were issued ("io_uring", "libaio (why)",
 				"sync (why)"); "" for engines that say nothing */
 	int64_t cpu_user_us; /* this I/O thread's own CPU in the phase (RUSAGE_THREAD), us */
-	int64_t cpu_sys_us;  /* (the kernel's io-wq workers and the engine's threads not in it) */
+	int64_t cpu_sys_us;  /* (the kernel's io-wq workers and the rank's other threads not in it) */
 	struct st_hist hist; /* latency of each read/write call (metadata: of each operation):
 				issue to completion, ns */
 };

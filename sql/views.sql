@@ -212,9 +212,10 @@ LEFT JOIN u USING (combo_id, phase, rank);
 --   io_cpu_pct, io_cpu_us_per_mb  of it, the I/O threads' own (each
 --                         thread's RUSAGE_THREAD, as fio counts its job
 --                         thread): without the kernel's io-wq workers of
---                         the rank's io_uring and the engine's other
---                         threads (libnfs's service thread), which the
---                         process figure counts; NULL from a store written
+--                         the rank's io_uring and the rank's other
+--                         threads (its main thread, MPI's, the watch),
+--                         which the process figure counts; NULL from a
+--                         store written
 --                         before it was kept
 --   server_cpu_pct        the server hosts' CPUs busy (user + sys) as their
 --                         server ranks sampled them, % of all the host's

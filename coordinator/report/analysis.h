@@ -30,7 +30,7 @@
 	"ROUND(" P "server_cpu_us_per_mb, 0) AS \"server CPU us/MB\""
 #define ST_CPU_NOTE                                                               \
 	"client CPU % = the client processes' CPU (user + sys) as % of one CPU per client rank " \
-	"over the phase's wall, io-wq workers and the engine's threads included; I/O threads = " \
+	"over the phase's wall, io-wq workers and the rank's other threads included; I/O threads = " \
 	"of it, the I/O threads' own (RUSAGE_THREAD, as fio counts its job); server CPU % = the " \
 	"server hosts' CPUs busy, as % of all their CPUs (sampled; empty without a server rank); " \
 	"us/MB = that CPU time per MB moved"

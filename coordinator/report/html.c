@@ -169,7 +169,7 @@ static void section_best(FILE *o, const struct html_page *pg)
 	      "bytes/s), the mean of the iterations without error with its 95&nbsp;% interval, and "
 	      "the slowest and the fastest client; the CPU the phase cost: the client processes' "
 	      "(user + sys) as % of one CPU per client rank over the phase's wall (the kernel's "
-	      "io-wq workers and the engine's threads included), of it the I/O threads' own "
+	      "io-wq workers and the rank's other threads included), of it the I/O threads' own "
 	      "(each thread's RUSAGE_THREAD, as fio counts its job), the server "
 	      "hosts' CPUs busy as % of all their CPUs (sampled by the server ranks; &ndash; "
 	      "without one), and each as CPU &micro;s per MB moved.</p>\n",
