@@ -314,6 +314,42 @@ static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
 	}
 }
 
+/* report --top: the options a phase may have of its own (a [phase] section)
+ * as each phase ran them, COALESCE(phase_<name>, <name>), as top.sql's
+ * rows have them; one that no combination varies is shown where its
+ * phases ran different values (a write at 1m, a read at 4k). */
+static void sb_phase_options(sqlite3 *db, const char *run, struct st_strbuf *b,
+			     int vary[ST_OPT_COUNT])
+{
+	char err[ST_ERR_MAX];
+	struct st_qparams p = { .run = run };
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!st_phase_key(i) || vary[i] || !is_column_option(i))
+			continue;
+		struct st_strbuf q = { 0 };
+		int64_t v = 0;
+		st_strbuf_put(&q, "SELECT COUNT(DISTINCT ");
+		st_opt_col_sql(&q, i, "c.", "p.");
+		st_strbuf_put(&q, ") FROM combo c JOIN phase_run p ON p.combo_id = c.combo_id "
+				  "WHERE c.run_id = :run");
+		vary[i] = !q.oom && st_query_int(db, q.p, &p, &v, err, sizeof(err)) > 0 && v > 1;
+		st_strbuf_release(&q);
+	}
+	for (int i = 0; i < ST_OPT_COUNT; i++) {
+		if (!vary[i])
+			continue;
+		struct st_strbuf e = { 0 };
+		st_opt_col_sql(&e, i, "", st_phase_key(i) ? "" : NULL);
+		if (st_options[i].type == ST_T_SIZE)
+			st_strbuf_addf(b, "st_size(%s) AS \"%s\", ", e.oom ? "NULL" : e.p,
+				       st_options[i].name);
+		else
+			st_strbuf_addf(b, "%s AS \"%s\", ", e.oom ? "NULL" : e.p, st_options[i].name);
+		b->oom |= e.oom;
+		st_strbuf_release(&e);
+	}
+}
+
 /* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */
 static int run_and_print(sqlite3 *db, const char *cmd, struct st_strbuf *b,
 			 const struct st_qparams *p, enum st_format f, const char *note, FILE *out)
@@ -433,7 +469,7 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 	struct st_strbuf b = { 0 };
 	if (f == ST_FMT_JSON) {
 		st_strbuf_put(&b, "SELECT json_object('phase', phase, 'options', ");
-		st_json_options_sql(&b, "");
+		st_json_options_phase_sql(&b, "", "");
 		st_strbuf_put(&b, ", 'place', place, 'iterations', iterations, 'n', n, 'bytes', bytes, "
 				  "'span_ns', CAST(ROUND(time_s * 1e9) AS INTEGER), 'figure_unit', " ST_JSON_UNIT("phase"));
 		sb_fig(&b, "mean", "mbps");
@@ -455,7 +491,7 @@ int st_top_print(sqlite3 *db, const char *run, const char *phase, int top, enum 
 		return rc;
 	}
 	st_strbuf_put(&b, "SELECT phase, ");
-	sb_options(&b, vary);
+	sb_phase_options(db, run, &b, vary);
 	if (iters > 1)
 		st_strbuf_put(&b, "n AS iters, ");
 	if (top_has_meta(db, run))

@@ -29,12 +29,15 @@
 --                       all their CPUs, and us per MB (view phase_cpu)
 --   verdict             the bottleneck (view verdict), or the error
 --   place               1 = best of its phase
+--   phase_block, ... phase_ramp  the phase's own values (a [phase] section of the
+--                       plan: phase_run's), NULL where the combination's apply
 -- Phases with errors count in `iterations`, not in the figures. A run of
 -- --search halving: each combination's runs of its last stage only.
 WITH r AS (
 	SELECT COALESCE(:run, (SELECT run_id FROM run ORDER BY started_at DESC, rowid DESC LIMIT 1)) AS run_id
 ), x AS (
 	SELECT c.*, p.phase, p.phase_order, p.status AS phase_status, p.message AS phase_message,
+	       p.phase_block, p.phase_direct, p.phase_fsync, p.phase_rwmix, p.phase_runtime, p.phase_ramp,
 	       s.clients AS x_clients,
 	       CASE WHEN p.status = 'ok' THEN s.bytes END AS x_bytes,
 	       CASE WHEN p.status = 'ok' THEN s.span_ns END AS x_span_ns,

@@ -43,6 +43,13 @@ t_phase_block_null_counts_exact() {
 	$ST report --db "$T/s.db" --format json >r.json || return 1
 	expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%s" % (r["phase"], r["options"]["block"]) for r in d["rows"]))' r.json)" \
 		"write:65536 randread:4096 write:1048576 randread:4096" "report JSON options.block" || return 1
+	# report --top too: each phase's rows with the block it ran (the randread's its own 4k)
+	$ST report --db "$T/s.db" --top 2 --format csv >t.csv || return 1
+	expect_eq "$(awk -F, 'NR > 1 { printf "%s:%s ", $1, $2 }' t.csv)" "write:1m write:64k randread:4k randread:4k " \
+		"report --top's block column ($(head -1 t.csv))" || return 1
+	$ST report --db "$T/s.db" --top 2 --format json >t.json || return 1
+	expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%s" % (r["phase"], r["options"]["block"]) for r in d["rows"]))' t.json)" \
+		"write:1048576 write:65536 randread:4096 randread:4096" "report --top JSON options.block" || return 1
 	# effects: block has two levels in write, one (its own) in randread
 	$ST effects --db "$T/s.db" --format csv >e.csv || return 1
 	expect_eq "$(awk -F, '$2 == "main" && $3 == "block" { printf "%s:%s ", $1, $4 }' e.csv)" \
