@@ -77,18 +77,24 @@ static void wrap(struct st_strbuf *b, const char *head, const char *query, const
 /* Into b: the SQL text of the label of a combination over the columns of
  * combo, each named with prefix ("c." where another table of the
  * statement has a column of an option's name: phase_summary's threads). */
-static void label_sql(const struct html_page *pg, const char *prefix, struct st_strbuf *b)
+static void label_sql(const struct html_page *pg, const char *prefix, const char *phase,
+		      struct st_strbuf *b)
 {
 	int any = 0;
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!pg->vary[i])
 			continue;
-		const char *name = st_options[i].name;
+		/* phase (a prefix, "" too): the phase's own value where it has one */
+		struct st_strbuf e = { 0 };
+		st_opt_col_sql(&e, i, prefix, phase);
 		st_strbuf_addf(b,
 			       st_options[i].type == ST_T_SIZE
-				       ? "%s'%s%s=' || COALESCE(st_size(%s\"%s\"), '-')"
-				       : "%s'%s%s=' || COALESCE(CAST(%s\"%s\" AS TEXT), '-')",
-			       any ? " || " : "", any ? " " : "", name, prefix, name);
+				       ? "%s'%s%s=' || COALESCE(st_size(%s), '-')"
+				       : "%s'%s%s=' || COALESCE(CAST(%s AS TEXT), '-')",
+			       any ? " || " : "", any ? " " : "", st_options[i].name,
+			       e.oom ? "NULL" : e.p);
+		b->oom |= e.oom;
+		st_strbuf_release(&e);
 		any = 1;
 	}
 	if (!any)
@@ -153,7 +159,7 @@ static int load_bars(struct html_page *pg, char *err, size_t n)
 {
 	struct st_strbuf head = { 0 }, sql = { 0 }, failed = { 0 };
 	st_strbuf_put(&head, "SELECT matrix_index, phase, ");
-	label_sql(pg, "", &head);
+	label_sql(pg, "", "", &head); /* top.sql's rows: each phase's values */
 	st_strbuf_put(&head, ", mbps, sd_mbps, min_client_mbps, max_client_mbps, clients, n, "
 			     "iterations, pct_of_limit, verdict, client_cpu_pct, "
 			     "client_cpu_us_per_mb, server_cpu_pct, server_cpu_us_per_mb, "
@@ -163,7 +169,7 @@ static int load_bars(struct html_page *pg, char *err, size_t n)
 	     " WHERE phase NOT IN " HTML_META_PHASES " ORDER BY matrix_index, phase_order");
 	/* combinations that failed to prepare have no phase at all */
 	st_strbuf_put(&failed, "SELECT matrix_index, ");
-	label_sql(pg, "", &failed);
+	label_sql(pg, "", NULL, &failed);
 	st_strbuf_put(&failed, ", message FROM combo WHERE run_id = :run AND status = 'failed' "
 			       "GROUP BY matrix_index ORDER BY matrix_index");
 	int rc = -1;
@@ -468,7 +474,7 @@ static int labelled_load(const struct html_page *pg, const char *head, const cha
 {
 	struct st_strbuf sql = { 0 };
 	st_strbuf_put(&sql, head);
-	label_sql(pg, "c.", &sql);
+	label_sql(pg, "c.", NULL, &sql);
 	st_strbuf_put(&sql, tail);
 	int rc = rows_load(pg, sql.oom ? NULL : sql.p, scoped, r, err, n);
 	st_strbuf_release(&sql);

@@ -50,6 +50,17 @@ t_phase_block_null_counts_exact() {
 	$ST report --db "$T/s.db" --top 2 --format json >t.json || return 1
 	expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%s" % (r["phase"], r["options"]["block"]) for r in d["rows"]))' t.json)" \
 		"write:1048576 write:65536 randread:4096 randread:4096" "report --top JSON options.block" || return 1
+	# and the HTML page's best combinations: each phase's rows labelled with its block
+	$ST report --db "$T/s.db" --html "$T/p.html" || return 1
+	python3 - "$T/p.html" <<'PY' || fail "the HTML page's best combinations by phase and label"
+import re, sys
+s = open(sys.argv[1]).read()
+best = s[s.index('<h2>Best combinations</h2>'):]
+best = best[:best.index('</table>')]
+rows = [re.sub(r'<[^>]+>', ' ', r).split() for r in best.split('<tr>')[2:]]
+got = [(r[0], r[2]) for r in rows]
+assert got == [('write', 'block=1m'), ('write', 'block=64k'), ('randread', 'block=4k'), ('randread', 'block=4k')], got
+PY
 	# effects: block has two levels in write, one (its own) in randread
 	$ST effects --db "$T/s.db" --format csv >e.csv || return 1
 	expect_eq "$(awk -F, '$2 == "main" && $3 == "block" { printf "%s:%s ", $1, $4 }' e.csv)" \
