@@ -394,6 +394,16 @@ static void take_lifeline(struct st_watch *w)
 	w->fds[r] = fd;
 }
 
+/* In got bytes b of a lifeline: LL_SIGNAL and its signal, NULL none (after
+ * them come LL_DONE and a text: no byte there is LL_SILENT); *silent: the
+ * rank said LL_SILENT before it. */
+static const char *lifeline_said(const char *b, ssize_t got, int *silent)
+{
+	const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
+	*silent = got > 0 && memchr(b, LL_SILENT, g ? (size_t)(g - b) : (size_t)got);
+	return g;
+}
+
 /* Rank 0's watch: what the ranks said on their lifelines (p[i], i >= 4,
  * rank who[i]) first: a rank that ended because rank 0 was silent says so
  * before mpirun's SIGTERM (SIGCONT, then SIGTERM). A lifeline that closed
@@ -406,19 +416,20 @@ static void read_lifelines(struct st_watch *w, const struct pollfd *p, const int
 	 * ranks' SIGTERMs (mpirun's, after that rank ended) beside it */
 	for (int i = 4; i < n; i++) {
 		char b[64];
+		int silent;
 		ssize_t got = p[i].revents ? recv(p[i].fd, b, sizeof(b), MSG_PEEK | MSG_DONTWAIT) : 0;
-		const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
-		if (got > 0 && memchr(b, LL_SILENT, g ? (size_t)(g - b) : (size_t)got))
+		lifeline_said(b, got, &silent);
+		if (silent)
 			rank0_silent(w, who[i]);
 	}
 	for (int i = 4; i < n; i++) {
 		if (!p[i].revents)
 			continue;
 		char b[64];
+		int silent;
 		ssize_t got = recv(p[i].fd, b, sizeof(b), MSG_DONTWAIT);
-		/* (after LL_SIGNAL come LL_DONE and a text: no byte there is LL_SILENT) */
-		const char *g = got > 1 ? memchr(b, LL_SIGNAL, (size_t)got - 1) : NULL;
-		if (got > 0 && memchr(b, LL_SILENT, g ? (size_t)(g - b) : (size_t)got))
+		const char *g = lifeline_said(b, got, &silent);
+		if (silent) /* (arrived after the look above) */
 			rank0_silent(w, who[i]);
 		if (g)
 			signalled(w, who[i], (unsigned char)g[1], g + 2, (size_t)(b + got - g - 2));
