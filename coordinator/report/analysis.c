@@ -301,23 +301,33 @@ int st_run_varying(sqlite3 *db, const char *run, int vary[], char *err, size_t n
 	return varying(db, "combo WHERE run_id = :run", &p, vary, err, n);
 }
 
-/* The option columns to show, sizes as text ("4k"), each followed by ", ". */
-static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
+/* The option columns to show, sizes as text ("4k"), each followed by ", ";
+ * phase (a prefix, "" too): the options a phase may have of its own as it
+ * ran them, COALESCE(phase_<name>, <name>) (json.h st_opt_col_sql). */
+static void sb_options_phase(struct st_strbuf *b, const int vary[ST_OPT_COUNT], const char *phase)
 {
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		if (!vary[i])
 			continue;
-		if (st_options[i].type == ST_T_SIZE)
-			st_strbuf_addf(b, "st_size(\"%s\") AS \"%s\", ", st_options[i].name, st_options[i].name);
-		else
-			st_strbuf_addf(b, "\"%s\", ", st_options[i].name);
+		struct st_strbuf e = { 0 };
+		st_opt_col_sql(&e, i, "", phase);
+		st_strbuf_addf(b,
+			       st_options[i].type == ST_T_SIZE ? "st_size(%s) AS \"%s\", "
+							       : "%s AS \"%s\", ",
+			       e.oom ? "NULL" : e.p, st_options[i].name);
+		b->oom |= e.oom;
+		st_strbuf_release(&e);
 	}
 }
 
-/* report --top: the options a phase may have of its own (a [phase] section)
- * as each phase ran them, COALESCE(phase_<name>, <name>), as top.sql's
- * rows have them; one that no combination varies is shown where its
- * phases ran different values (a write at 1m, a read at 4k). */
+static void sb_options(struct st_strbuf *b, const int vary[ST_OPT_COUNT])
+{
+	sb_options_phase(b, vary, NULL);
+}
+
+/* report --top's option columns over top.sql's rows, which have phase_run's
+ * phase_*: each phase's values; an option no combination varies is shown
+ * where its phases ran different values (a write at 1m, a read at 4k). */
 static void sb_phase_options(sqlite3 *db, const char *run, struct st_strbuf *b,
 			     int vary[ST_OPT_COUNT])
 {
@@ -335,19 +345,7 @@ static void sb_phase_options(sqlite3 *db, const char *run, struct st_strbuf *b,
 		vary[i] = !q.oom && st_query_int(db, q.p, &p, &v, err, sizeof(err)) > 0 && v > 1;
 		st_strbuf_release(&q);
 	}
-	for (int i = 0; i < ST_OPT_COUNT; i++) {
-		if (!vary[i])
-			continue;
-		struct st_strbuf e = { 0 };
-		st_opt_col_sql(&e, i, "", st_phase_key(i) ? "" : NULL);
-		if (st_options[i].type == ST_T_SIZE)
-			st_strbuf_addf(b, "st_size(%s) AS \"%s\", ", e.oom ? "NULL" : e.p,
-				       st_options[i].name);
-		else
-			st_strbuf_addf(b, "%s AS \"%s\", ", e.oom ? "NULL" : e.p, st_options[i].name);
-		b->oom |= e.oom;
-		st_strbuf_release(&e);
-	}
+	sb_options_phase(b, vary, "");
 }
 
 /* Prepare b's statement, bind p, print it. 0, or 1 (SQL error, printed). */

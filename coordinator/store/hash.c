@@ -556,15 +556,14 @@ static void result_note(struct st_audit_item *it, sqlite3 *db, const char *run_i
 	if (q->gaps)
 		l += (size_t)snprintf(it->note + l, sizeof(it->note) - l,
 				      "; none stored for seq %s", q->gap_text);
+	if (strcmp(status, "complete") || q->combos >= planned || l >= sizeof(it->note))
+		return;
 	/* --search halving plans its race's most: a complete race measures fewer */
 	int64_t staged = 0;
-	if (strcmp(status, "complete") == 0 && q->combos < planned)
-		run_text_int(db, "SELECT NULL, COUNT(stage) FROM combo WHERE run_id = ?1", run_id, NULL,
-			     0, &staged);
-	if (strcmp(status, "complete") == 0 && q->combos < planned && l < sizeof(it->note))
-		snprintf(it->note + l, sizeof(it->note) - l,
-			 staged ? "; of at most %lld (--search halving)" : "; %lld planned",
-			 (long long)planned);
+	run_text_int(db, "SELECT NULL, COUNT(stage) FROM combo WHERE run_id = ?1", run_id, NULL, 0,
+		     &staged);
+	snprintf(it->note + l, sizeof(it->note) - l,
+		 staged ? "; of at most %lld (--search halving)" : "; %lld planned", (long long)planned);
 }
 
 /* The items, in one read transaction (SAVEPOINT: also inside a caller's). */
