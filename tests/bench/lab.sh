@@ -41,9 +41,7 @@ WORK='' EXPORT='' LABDIR=''
 T_START=$(date +%s)
 
 cleanup() {
-	if [ -n "$LABDIR" ] && [ -f "$LABDIR/journal" ]; then
-		"$LAB" down "$LABDIR" >/dev/null || echo "lab bench: lab.sh down $LABDIR failed" >&2
-	fi
+	own_lab_down
 	[ -n "$EXPORT" ] && rm -rf "$EXPORT"
 	[ -n "$WORK" ] && rm -rf "$WORK"
 }
@@ -74,16 +72,8 @@ EXPORT=$(mktemp -d /var/tmp/stbench-lab-export.XXXXXX) || die "mktemp under /var
 chmod 755 "$EXPORT"
 mkdir "$WORK/null" || die "mkdir failed"
 
-# a prefix and subnet of our own (another lab may be up on this machine)
-n=$(($$ % 100000))
-while [ -e "/run/netns/sb$n-br" ] || [ -e "/run/netns/sb$n-h" ]; do n=$((n + 1)); done
-PREFIX=sb$n
-SUBNET=10.$((120 + $$ % 100)).$(($$ / 100 % 250 + 1))
-LABDIR=$WORK/lab
 echo "stcluster in a lab of 4 hosts: $(nproc) CPUs on this machine  [$(load)]"
-"$LAB" up "$LABDIR" --clients 4 --slots 4 --prefix "$PREFIX" --subnet "$SUBNET" --export "$EXPORT" |
-	sed 's/^/  /'
-if ! [ -f "$LABDIR/journal" ] || ! [ -f "$LABDIR/nfs_url" ]; then die "lab.sh up failed"; fi
+own_lab sb --clients 4 --slots 4 --export "$EXPORT"
 printf '%s-c1 slots=4\n%s-c2 slots=4\n%s-c3 slots=4\n%s-c4 slots=4\n' "$PREFIX" "$PREFIX" "$PREFIX" "$PREFIX" > "$WORK/hf.clients"
 cp "$WORK/hf.clients" "$WORK/hf.all"
 echo "$PREFIX-s1 slots=1" >> "$WORK/hf.all"

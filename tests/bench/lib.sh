@@ -73,3 +73,24 @@ q_us() {
 		if (hi == "max") b = NR; else { b = int(hi * NR + 0.999999); if (b < 1) b = 1 }
 		printf "%.0f / %.0f\n", v[a] / 1000, v[b] / 1000 }'
 }
+
+# A lab of the bench's own (tests/lab/lab.sh at $LAB), in $WORK/lab, with a prefix TAG<n> and a
+# subnet no other lab on this machine has: own_lab TAG LAB_UP_ARGS... brings it up (PREFIX,
+# SUBNET and LABDIR set; lab.sh's lines indented) and dies unless it came up with its NFS URL;
+# own_lab_down (in the bench's cleanup) takes it down if it came up.
+own_lab() {
+	tag=$1
+	shift
+	n=$(($$ % 100000))
+	while [ -e "/run/netns/$tag$n-br" ] || [ -e "/run/netns/$tag$n-h" ]; do n=$((n + 1)); done
+	PREFIX=$tag$n
+	SUBNET=10.$((120 + $$ % 100)).$(($$ / 100 % 250 + 1))
+	LABDIR=$WORK/lab
+	"$LAB" up "$LABDIR" --prefix "$PREFIX" --subnet "$SUBNET" "$@" | sed 's/^/  /'
+	[ -f "$LABDIR/journal" ] && [ -f "$LABDIR/nfs_url" ] || die "lab.sh up failed"
+}
+own_lab_down() {
+	if [ -n "${LABDIR:-}" ] && [ -f "$LABDIR/journal" ]; then
+		"$LAB" down "$LABDIR" >/dev/null || echo "$BENCH: lab.sh down $LABDIR failed" >&2
+	fi
+}

@@ -31,9 +31,7 @@ LAB=$ROOT/tests/lab/lab.sh
 WORK='' EXPORT='' LABDIR=''
 
 cleanup() {
-	if [ -n "$LABDIR" ] && [ -f "$LABDIR/journal" ]; then
-		"$LAB" down "$LABDIR" >/dev/null || echo "search lab bench: lab.sh down $LABDIR failed" >&2
-	fi
+	own_lab_down
 	[ -n "$EXPORT" ] && rm -rf "$EXPORT"
 	[ -n "$WORK" ] && rm -rf "$WORK"
 }
@@ -52,15 +50,8 @@ ST=$WORK/stcluster
 cp "$ST_SRC" "$ST" || die "cannot copy $ST_SRC"
 EXPORT=$(mktemp -d /var/tmp/stbench-search-lab-export.XXXXXX) || die "mktemp under /var/tmp failed"
 chmod 755 "$EXPORT"
-n=$(($$ % 100000))
-while [ -e "/run/netns/sl$n-br" ] || [ -e "/run/netns/sl$n-h" ]; do n=$((n + 1)); done
-PREFIX=sl$n
-SUBNET=10.$((120 + $$ % 100)).$(($$ / 100 % 250 + 1))
-LABDIR=$WORK/lab
 echo "--search halving against the full sweep, libnfs over a link shaped to $RATE  $("$ST" --version | head -n 1)  [$(load)]"
-"$LAB" up "$LABDIR" --clients 2 --slots 1 --prefix "$PREFIX" --subnet "$SUBNET" --rate "$RATE" \
-	--export "$EXPORT" | sed 's/^/  /'
-[ -f "$LABDIR/journal" ] && [ -f "$LABDIR/nfs_url" ] || die "lab.sh up failed"
+own_lab sl --clients 2 --slots 1 --rate "$RATE" --export "$EXPORT"
 URL=$(cat "$LABDIR/nfs_url")
 printf '%s-c1 slots=1\n%s-c2 slots=1\n' "$PREFIX" "$PREFIX" >"$WORK/hf"
 MATRIX="--block 64k,1m --iodepth 1,8 --nconnect 1,2 --rwsize 64k,1m"
