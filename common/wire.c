@@ -211,6 +211,63 @@ int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_resul
 	return p == end ? 0 : -1;
 }
 
+size_t st_phase_pack_bound(const struct st_phase_pack *p)
+{
+	return 16 + st_results_bound(p->nt) + sizeof(*p->rpc) + p->nsamples * sizeof(*p->samples) +
+	       p->niv * sizeof(*p->iv);
+}
+
+size_t st_phase_pack_put(const struct st_phase_pack *p, unsigned char *buf)
+{
+	unsigned char *at = buf + 16;
+	uint32_t head[4];
+	head[0] = (uint32_t)st_results_pack(p->rr, p->tr, p->nt, at);
+	at += head[0];
+	head[1] = p->rpc ? (uint32_t)sizeof(*p->rpc) : 0;
+	if (p->rpc)
+		memcpy(at, p->rpc, sizeof(*p->rpc));
+	at += head[1];
+	head[2] = (uint32_t)p->nsamples;
+	if (p->nsamples)
+		memcpy(at, p->samples, p->nsamples * sizeof(*p->samples));
+	at += p->nsamples * sizeof(*p->samples);
+	head[3] = (uint32_t)p->niv;
+	if (p->niv)
+		memcpy(at, p->iv, p->niv * sizeof(*p->iv));
+	at += p->niv * sizeof(*p->iv);
+	memcpy(buf, head, sizeof(head));
+	return (size_t)(at - buf);
+}
+
+int st_phase_pack_parts(const unsigned char *buf, size_t len, struct st_phase_parts *out)
+{
+	uint32_t head[4];
+	memset(out, 0, sizeof(*out));
+	if (len < sizeof(head))
+		return -1;
+	memcpy(head, buf, sizeof(head));
+	if (head[1] && head[1] != sizeof(struct st_rpc_result))
+		return -1;
+	/* in 64 bits: four u32 counts cannot wrap it */
+	uint64_t want = sizeof(head) + (uint64_t)head[0] + head[1] +
+			(uint64_t)head[2] * sizeof(struct st_sample) +
+			(uint64_t)head[3] * sizeof(struct st_interval);
+	if (want != len)
+		return -1;
+	const unsigned char *at = buf + sizeof(head);
+	out->results = at;
+	out->results_len = head[0];
+	at += head[0];
+	out->rpc = head[1] ? at : NULL;
+	at += head[1];
+	out->samples = at;
+	out->nsamples = head[2];
+	at += (size_t)head[2] * sizeof(struct st_sample);
+	out->iv = at;
+	out->niv = head[3];
+	return 0;
+}
+
 void st_rank_result_message(const struct st_rank_result *rr, char *buf, size_t n)
 {
 	buf[0] = '\0';

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #ifndef ST_WIRE_VERSION /* make wire-other builds another one, for its test */
-#define ST_WIRE_VERSION 3
+#define ST_WIRE_VERSION 4
 #endif
 
 /* Text that one struct below hands to another, as its field's size in both. */
@@ -340,6 +340,39 @@ int st_results_count(const unsigned char *buf, size_t len);
  * out of range, bytes left over). */
 int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_result *rr,
 		      struct st_thread_result *tr);
+
+/* A rank's whole phase as one pack, so that a phase ends in one gather
+ * (its sizes, then the packs) rather than one per kind of record: every
+ * collective on the path from one phase to the next waits for the last
+ * rank to be scheduled. Layout: u32 each of the results pack's bytes, the
+ * RPC counts' bytes (0: none counted, most ranks), the samples and the
+ * intervals; then the results pack (above), the RPC counts, the samples and
+ * the intervals as they are in memory. */
+struct st_phase_pack {
+	const struct st_rank_result *rr;
+	const struct st_thread_result *tr;
+	int nt;
+	const struct st_rpc_result *rpc; /* NULL: this rank counted none */
+	const struct st_sample *samples;
+	size_t nsamples;
+	const struct st_interval *iv;
+	size_t niv;
+};
+
+/* Bytes st_phase_pack_put may write for p, at most. */
+size_t st_phase_pack_bound(const struct st_phase_pack *p);
+
+/* Pack p into buf (st_phase_pack_bound(p) bytes): the bytes written. */
+size_t st_phase_pack_put(const struct st_phase_pack *p, unsigned char *buf);
+
+/* Where the parts of a pack of len bytes are: 0, or -1 when the sizes do
+ * not add up to len or the RPC part is neither empty nor one struct. The
+ * parts are not aligned: copy them out (memcpy), never cast in place. */
+struct st_phase_parts {
+	const unsigned char *results, *rpc, *samples, *iv;
+	size_t results_len, nsamples, niv; /* rpc: NULL, or sizeof(struct st_rpc_result) */
+};
+int st_phase_pack_parts(const unsigned char *buf, size_t len, struct st_phase_parts *out);
 
 /* ST_WIRE_VERSION in the high 32 bits, a hash of the sizes of every struct
  * that crosses MPI in the low ones: equal on two ranks when they can

@@ -146,17 +146,6 @@ static unsigned char *gather_bytes(struct job *j, const void *mine, int bytes, i
 	return all;
 }
 
-/* Everyone's samples to rank 0 (which frees the array it gets). */
-static struct st_sample *gather_samples(struct job *j, const struct st_sample *mine, size_t n,
-					size_t *total)
-{
-	size_t bytes;
-	struct st_sample *all = (struct st_sample *)gather_bytes(j, mine, (int)(n * sizeof(*mine)),
-								 NULL, NULL, &bytes);
-	*total = bytes / sizeof(*mine);
-	return all;
-}
-
 /* The -o text of combination c as this host mounts it: its options, and
  * what the mount driver added to them here (nolock without rpc.statd). */
 static int host_options(const struct job *j, const struct st_combo *c, char *opts, size_t n)
@@ -582,123 +571,96 @@ static const struct st_sample *phase_close(struct job *j, struct combo_run *r, i
 	return samples;
 }
 
-/* Every rank's rank result and thread results to rank 0, packed (wire.h:
- * the histograms' non-empty buckets only), so the bytes gathered grow with
- * what the phase produced, not with 3 KB a struct: a size of each, then the
- * packs. Rank 0 gets them unpacked, in rank order. */
-static void gather_results(struct job *j, struct combo_run *r, const struct st_rank_result *rr,
-			   struct st_rank_result **all_rr, struct st_thread_result **all_tr,
-			   int *total_threads)
+/* Rank 0: every rank's phase pack (wire.h) taken apart into the phase's
+ * record: the rank results and thread results in rank order, an RPC entry
+ * per rank (zero, source 0, for a rank that counted none), the server
+ * samples and the intervals, every rank's widened to the widest. */
+static void unpack_phase(struct job *j, const struct combo_run *r, const unsigned char *all,
+			 struct st_phase_record *ph)
 {
-	unsigned char *mine = malloc(st_results_bound(r->nt)), *all = NULL;
-	if (!mine)
+	struct st_phase_parts *parts = calloc((size_t)j->size, sizeof(*parts));
+	size_t nthreads = 0, nsamples = 0, niv = 0;
+	if (!parts)
 		st_die("out of memory");
-	size_t sum;
-	all = gather_bytes(j, mine, (int)st_results_pack(rr, r->mine, r->nt, mine), r->counts,
-			   r->displs, &sum);
-	free(mine);
-	*total_threads = 0;
-	if (j->rank != 0)
-		return;
-	size_t nthreads = 0;
 	for (int q = 0; q < j->size; q++) {
-		int n = st_results_count(all + r->displs[q], (size_t)r->counts[q]);
+		struct st_phase_parts *pt = &parts[q];
+		int n = -1;
+		if (st_phase_pack_parts(all + r->displs[q], (size_t)r->counts[q], pt) == 0)
+			n = st_results_count(pt->results, pt->results_len);
 		if (n < 0)
-			st_die("rank %d sent a malformed result (%d bytes)", q, r->counts[q]);
+			st_die("rank %d sent a malformed phase result (%d bytes)", q, r->counts[q]);
 		nthreads += (size_t)n;
+		nsamples += pt->nsamples;
+		niv += pt->niv;
 	}
-	*total_threads = (int)nthreads;
-	*all_rr = calloc((size_t)j->size, sizeof(**all_rr));
-	*all_tr = calloc(nthreads ? nthreads : 1, sizeof(**all_tr));
-	if (!*all_rr || !*all_tr)
+	struct st_rank_result *rr = calloc((size_t)j->size, sizeof(*rr));
+	struct st_thread_result *tr = calloc(nthreads ? nthreads : 1, sizeof(*tr));
+	struct st_rpc_result *rpc = calloc((size_t)j->size, sizeof(*rpc));
+	struct st_sample *sm = nsamples ? calloc(nsamples, sizeof(*sm)) : NULL;
+	struct st_interval *iv = calloc(niv ? niv : 1, sizeof(*iv));
+	if (!rr || !tr || !rpc || (nsamples && !sm) || !iv)
 		st_die("out of memory");
-	for (int q = 0, k = 0; q < j->size; q++) {
-		const unsigned char *b = all + r->displs[q];
-		int n = st_results_count(b, (size_t)r->counts[q]);
-		if (st_results_unpack(b, (size_t)r->counts[q], &(*all_rr)[q], *all_tr + k))
-			st_die("rank %d sent a malformed result (%d bytes)", q, r->counts[q]);
-		k += n;
-	}
-	free(all);
-}
-
-/* Every rank's RPC counts of phase p to rank 0, sized by what it has: a
- * rank that counted none (source 0, most) sends 0 bytes. Rank 0 gets one
- * entry per rank, zero (source 0) for those; it frees the array. */
-static struct st_rpc_result *gather_rpc(struct job *j, struct combo_run *r, int p)
-{
-	struct st_rpc_result *all = NULL;
-	r->rpc.version = ST_WIRE_VERSION;
-	r->rpc.rank = (uint32_t)j->rank;
-	r->rpc.phase = (uint32_t)p;
-	size_t sum;
-	unsigned char *packed = gather_bytes(j, &r->rpc,
-					     r->rpc.source != ST_RPC_NONE ? (int)sizeof(r->rpc) : 0,
-					     r->counts, r->displs, &sum);
-	if (j->rank == 0 && !(all = calloc((size_t)j->size, sizeof(*all))))
-		st_die("out of memory");
-	for (int q = 0; j->rank == 0 && q < j->size; q++)
-		if (r->counts[q]) {
-			if (r->counts[q] != (int)sizeof(r->rpc))
-				st_die("rank %d sent RPC counts of %d bytes", q, r->counts[q]);
-			memcpy(&all[q], packed + r->displs[q], sizeof(all[q]));
-			st_wire_expect(q, "its RPC counts", all[q].version, ST_WIRE_VERSION);
+	size_t k = 0, ks = 0, ki = 0;
+	for (int q = 0; q < j->size; q++) {
+		const struct st_phase_parts *pt = &parts[q];
+		if (st_results_unpack(pt->results, pt->results_len, &rr[q], tr + k))
+			st_die("rank %d sent a malformed result (%zu bytes)", q, pt->results_len);
+		st_wire_expect(q, "a rank result", rr[q].version, ST_WIRE_VERSION);
+		for (int t = st_results_count(pt->results, pt->results_len); t > 0; t--, k++)
+			st_wire_expect(q, "a thread result", tr[k].version, ST_WIRE_VERSION);
+		if (pt->rpc) {
+			memcpy(&rpc[q], pt->rpc, sizeof(rpc[q]));
+			st_wire_expect(q, "its RPC counts", rpc[q].version, ST_WIRE_VERSION);
 		}
-	free(packed);
-	return all;
+		if (pt->nsamples)
+			memcpy(sm + ks, pt->samples, pt->nsamples * sizeof(*sm));
+		ks += pt->nsamples;
+		if (pt->niv)
+			memcpy(iv + ki, pt->iv, pt->niv * sizeof(*iv));
+		ki += pt->niv;
+	}
+	free(parts);
+	*ph = (struct st_phase_record){ .ranks = rr, .threads = tr, .nthreads = (int)nthreads,
+					.samples = sm, .nsamples = nsamples, .intervals = iv,
+					.nintervals = st_iv_normalize(iv, niv), .rpc = rpc };
 }
 
-/* Every rank's intervals to rank 0, each rank's widened to the widest
- * (common/interval.h); rank 0 frees the array it gets. */
-static struct st_interval *gather_intervals(struct job *j, const struct st_worker *w,
-					    size_t *total)
-{
-	size_t n;
-	const struct st_interval *mine = st_worker_intervals(w, &n);
-	size_t bytes;
-	struct st_interval *all = (struct st_interval *)gather_bytes(
-		j, mine, (int)(n * sizeof(*mine)), NULL, NULL, &bytes);
-	*total = bytes / sizeof(*all);
-	if (j->rank == 0)
-		*total = st_iv_normalize(all, *total);
-	return all;
-}
-
-/* Every rank's results to rank 0 (its rank result, its threads', its
- * samples, its intervals), which keeps them as the phase's record. */
+/* Every rank's results of phase p to rank 0 in one gather (a size each,
+ * then the packs): its rank result and thread results (the histograms'
+ * non-empty buckets only), its RPC counts when it counted any (11 KB, so a
+ * rank that counted none sends none), a server rank's samples and its
+ * intervals. Rank 0 keeps them as the phase's record. */
 static void phase_gather(struct job *j, struct combo_run *r, int p,
 			 const struct st_rank_result *rr, const struct st_sample *samples,
 			 size_t nsamples)
 {
-	struct st_rank_result *all_rr = NULL;
-	struct st_thread_result *all_tr = NULL;
-	int total_threads = 0;
-	gather_results(j, r, rr, &all_rr, &all_tr, &total_threads);
-	for (int q = 0; j->rank == 0 && q < j->size; q++) {
-		st_wire_expect(q, "a rank result", all_rr[q].version, ST_WIRE_VERSION);
-		r->direct_fallback |= (all_rr[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
-	}
-	for (int k = 0; j->rank == 0 && k < total_threads; k++)
-		st_wire_expect((int)all_tr[k].rank, "a thread result", all_tr[k].version,
-			       ST_WIRE_VERSION);
-	/* what went over the wire, every rank's: only the ranks that counted
-	 * send theirs (most have none, source 0: 11 KB each for nothing) */
-	struct st_rpc_result *all_rpc = gather_rpc(j, r, p);
-	/* every rank knows the roles: with no server rank there is nothing to gather */
-	size_t total_samples = 0, total_iv = 0;
-	struct st_sample *all_s = j->nservers ? gather_samples(j, samples, nsamples, &total_samples)
-					      : NULL;
-	struct st_interval *all_iv = gather_intervals(j, r->w, &total_iv);
-	if (j->rank == 0)
-		r->ph[r->nph++] = (struct st_phase_record){ .phase = p, .ranks = all_rr,
-							    .threads = all_tr,
-							    .nthreads = total_threads,
-							    .gathered_ns = st_now_ns(),
-							    .samples = all_s,
-							    .nsamples = total_samples,
-							    .intervals = all_iv,
-							    .nintervals = total_iv,
-							    .rpc = all_rpc };
+	r->rpc.version = ST_WIRE_VERSION;
+	r->rpc.rank = (uint32_t)j->rank;
+	r->rpc.phase = (uint32_t)p;
+	size_t niv;
+	struct st_phase_pack pk = { .rr = rr, .tr = r->mine, .nt = r->nt,
+				    .rpc = r->rpc.source != ST_RPC_NONE ? &r->rpc : NULL,
+				    .samples = samples, .nsamples = nsamples,
+				    .iv = st_worker_intervals(r->w, &niv) };
+	pk.niv = niv;
+	unsigned char *mine = malloc(st_phase_pack_bound(&pk)), *all;
+	if (!mine)
+		st_die("out of memory");
+	size_t sum, bytes = st_phase_pack_put(&pk, mine);
+	if (bytes > INT_MAX)
+		st_die("a phase's results of %zu bytes", bytes);
+	all = gather_bytes(j, mine, (int)bytes, r->counts, r->displs, &sum);
+	int64_t gathered = st_now_ns();
+	free(mine);
+	if (j->rank != 0)
+		return;
+	struct st_phase_record *ph = &r->ph[r->nph++];
+	unpack_phase(j, r, all, ph);
+	free(all);
+	ph->phase = p;
+	ph->gathered_ns = gathered;
+	for (int q = 0; q < j->size; q++)
+		r->direct_fallback |= (ph->ranks[q].flags & ST_TF_DIRECT_FALLBACK) != 0;
 }
 
 /* One phase: open, timed I/O, close, gather. */

@@ -12,12 +12,20 @@
 #   gather        phase_run.gathered_ns - MAX(rank_result.end_ns), p50 in ms
 #   rank 0 RSS    ru_maxrss of rank 0 (GNU time), MiB
 #   of 1 s        coordination p50 as % of a 1-second phase pair (two phases: / 2 s)
+#   open/gth/store where the coordination goes, p50 ms per combination: open = the previous
+#                 combination's stored_ns to this one's first release (its commit, this one's
+#                 preparation and the opening barrier), gth = every phase's gathered_ns - its
+#                 last end_ns, summed, store = the last gathered_ns to stored_ns (rank 0 alone:
+#                 unpacking nothing, building and inserting the rows)
+# With RANKS_PIN0=1 rank 0 runs alone on CPU 0 and every other rank on the other CPUs
+# (taskset): rank 0's own work (the store, the gathers' receiving end) is then measured at a
+# CPU of its own, as on a cluster, while the others stay oversubscribed.
 # A figure is information, not a verdict on this machine: 128 ranks on 2 cores measure the
 # coordinator under 64x oversubscription (the goal, coordination < 1 % of a 1-second phase at
 # 128 ranks, is for a rank per core). Set RANKS_BASE=/path/to/another/stcluster to run that
 # binary too, interleaved (before/after). See tests/bench/README.md.
 #
-# Knobs: RANKS_NP ("4 16 64 128"), RANKS_ITER (20), RANKS_REPS (1), RANKS_BASE (none),
+# Knobs: RANKS_NP ("4 16 64 128"), RANKS_ITER (20), RANKS_REPS (1), RANKS_BASE (none), RANKS_PIN0 (0),
 # STCLUSTER (./stcluster). Everything it creates is under one temp directory, removed on exit.
 
 set -u
@@ -30,6 +38,7 @@ NP_LIST=${RANKS_NP:-"4 16 64 128"}
 ITER=${RANKS_ITER:-20}
 REPS=${RANKS_REPS:-1}
 BASE=${RANKS_BASE:-}
+PIN0=${RANKS_PIN0:-0}
 WORK=''
 cleanup() { [ -n "$WORK" ] && rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -52,12 +61,17 @@ if [ -n "$BASE" ]; then
 fi
 
 # rank 0 under GNU time (its ru_maxrss, KiB, into $WORK/rss), the others as they are
-cat >"$WORK/rss0.sh" <<'EOF'
+last_cpu=$(($(nproc) - 1))
+[ "$PIN0" = 1 ] && [ "$last_cpu" -lt 1 ] && die "RANKS_PIN0=1 needs 2 CPUs or more"
+cat >"$WORK/rss0.sh" <<EOF
 #!/bin/sh
-out=$1
+out=\$1
 shift
-[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exec "$@"
-exec /usr/bin/time -o "$out" -f %M "$@"
+if [ "$PIN0" = 1 ]; then
+	[ "\${OMPI_COMM_WORLD_RANK:-0}" = 0 ] && set -- taskset -c 0 "\$@" || set -- taskset -c 1-$last_cpu "\$@"
+fi
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exec "\$@"
+exec /usr/bin/time -o "\$out" -f %M "\$@"
 EOF
 chmod 755 "$WORK/rss0.sh"
 
@@ -69,7 +83,8 @@ pq() { # DB SQL HI: p50 / pHI of the query's values (one per line), raw
 
 echo "stcluster ranks bench  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $("$WORK/st-new" --version | head -n 1)  $(nproc) CPUs"
 echo "null engine, 4 calls of 1 ms a phase, write+read, $ITER iterations; tools: $tools$([ -n "$BASE" ] && echo " (base = $BASE)")"
-printf '\n  %-4s %-5s %-6s %-22s %-22s %-18s %-10s %-9s %-7s %s\n' tool ranks load "coord p50/p90 ms" "skew p50/p90 us" "last out (x of n)" "gather ms" "rank0 MiB" "of 1 s" "wall s"
+echo "rank 0: $([ "$PIN0" = 1 ] && echo "alone on CPU 0, the others on CPUs 1-$last_cpu" || echo "shares the CPUs with the others")"
+printf '\n  %-4s %-5s %-6s %-22s %-22s %-18s %-10s %-9s %-7s %-18s %s\n' tool ranks load "coord p50/p90 ms" "skew p50/p90 us" "last out (x of n)" "gather ms" "rank0 MiB" "of 1 s" "open/gth/store ms" "wall s"
 for np in $NP_LIST; do
 	r=0
 	while [ "$r" -lt "$REPS" ]; do
@@ -100,11 +115,22 @@ for np in $NP_LIST; do
 			last=$("$WORK/st-new" query --db "$db" "SELECT r.rank, COUNT(*), (SELECT COUNT(*) FROM phase_run) FROM rank_result r
 				JOIN phase_run p USING (combo_id, phase) WHERE r.release_ns = p.release_max_ns GROUP BY r.rank ORDER BY 2 DESC LIMIT 1" \
 				--format csv | sed 1d | awk -F, '{ printf "rank %s (%s of %s)", $1, $2, $3 }')
+			split=$("$WORK/st-new" query --db "$db" "WITH c AS (SELECT combo_id, stored_ns, LAG(stored_ns) OVER (ORDER BY seq) AS prev FROM combo),
+				e AS (SELECT p.combo_id, p.release_min_ns, p.gathered_ns, MAX(r.end_ns) AS last_end FROM phase_run p
+					JOIN rank_result r USING (combo_id, phase) GROUP BY p.combo_id, p.phase),
+				s AS (SELECT combo_id, MIN(release_min_ns) AS opened, MAX(gathered_ns) AS gathered,
+					SUM(gathered_ns - last_end) AS gth FROM e GROUP BY combo_id)
+				SELECT (s.opened - c.prev) / 1e6, s.gth / 1e6, (c.stored_ns - s.gathered) / 1e6
+				FROM c JOIN s USING (combo_id) WHERE c.prev IS NOT NULL" --format csv | sed 1d |
+				awk -F, '{ o[NR] = $1; g[NR] = $2; t[NR] = $3 } function med(v, n,  i, j, x) {
+					for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+					return v[int((n + 1) / 2)] }
+				END { if (!NR) print "-"; else printf "%.1f/%.1f/%.1f", med(o, NR), med(g, NR), med(t, NR) }')
 			rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$WORK/rss" 2>/dev/null)
 			pct=$(awk -v c="$c50" 'BEGIN { if (c == "-") print "-"; else printf "%.2f %%", c / 2000 * 100 }')
-			printf '  %-4s %-5s %-6s %-22s %-22s %-18s %-10s %-9s %-7s %s\n' "$tool" "$np" "$l" \
+			printf '  %-4s %-5s %-6s %-22s %-22s %-18s %-10s %-9s %-7s %-18s %s\n' "$tool" "$np" "$l" \
 				"$(printf '%.2f / %.2f' "$c50" "$c90")" "$(printf '%.0f / %.0f' "$s50" "$s90")" "$last" \
-				"$(printf '%.2f' "$g50")" "$rss" "$pct" "$wall"
+				"$(printf '%.2f' "$g50")" "$rss" "$pct" "$split" "$wall"
 		done
 		r=$((r + 1))
 	done

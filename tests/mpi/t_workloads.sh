@@ -634,7 +634,10 @@ t_phase_tail_is_an_interval_of_its_own() {
 	bad=$(q s.db "SELECT COUNT(*) FROM interval_rank i JOIN rank_result r USING (combo_id, phase, rank)
 		WHERE i.tail AND NOT (i.end_ns = r.end_ns AND i.end_ns - i.t_ns >= 50000000 AND NOT i.full
 		AND NOT i.stall)")
-	expect_eq "$bad" 0 "tails not from the last call to the rank's end" || return 1
+	expect_eq "$bad" 0 "tails not from the last call to the rank's end ($(q s.db "SELECT group_concat(
+		i.rank || ': ' || (i.end_ns - r.end_ns) || ' ns from the end, ' || (i.end_ns - i.t_ns) || ' ns wide, full '
+		|| i.full || ', stall ' || i.stall, '; ') FROM interval_rank i JOIN rank_result r USING (combo_id, phase, rank)
+		WHERE i.tail"))" || return 1
 	bad=$(q s.db "SELECT COUNT(*) FROM (SELECT combo_id, phase, rank, SUM(end_ns - t_ns) AS covered,
 		MIN(t_ns) AS t0, MAX(end_ns) - MIN(t_ns) AS span, SUM(bytes) * 1.0 / SUM(end_ns - t_ns) AS rate
 		FROM interval GROUP BY 1, 2, 3) i JOIN rank_result r USING (combo_id, phase, rank)

@@ -127,6 +127,69 @@ static void results_pack_round_trip(void)
 	free(buf);
 }
 
+/* A rank's whole phase in one pack: results, RPC counts, samples and
+ * intervals come back byte for byte; no RPC counts is 11 KB less; sizes
+ * that do not add up, or an RPC part of another size, are refused. */
+static void phase_pack_round_trip(void)
+{
+	struct st_rank_result rr, rr2;
+	struct st_thread_result tr[2], tr2[2];
+	struct st_rpc_result rpc, rpc2;
+	struct st_sample sm[3], sm2[3];
+	struct st_interval iv[5], iv2[5];
+	memset(&rr, 0, sizeof(rr));
+	memset(tr, 0, sizeof(tr));
+	memset(&rpc, 0, sizeof(rpc));
+	memset(sm, 0, sizeof(sm));
+	rr.version = tr[0].version = tr[1].version = rpc.version = ST_WIRE_VERSION;
+	rr.bytes = 1 << 20;
+	st_hist_init(&rr.hist);
+	st_hist_add(&rr.hist, 4000000);
+	st_hist_init(&tr[0].hist);
+	st_hist_init(&tr[1].hist);
+	rpc.source = 1;
+	rpc.rank = 3;
+	for (int i = 0; i < 3; i++)
+		sm[i].t_ns = 100 * i + 1;
+	for (int i = 0; i < 5; i++) {
+		memset(&iv[i], 0, sizeof(iv[i]));
+		iv[i].t_ns = 1000 * i;
+		iv[i].width_ns = 1000;
+	}
+	struct st_phase_pack p = { .rr = &rr, .tr = tr, .nt = 2, .rpc = &rpc, .samples = sm,
+				   .nsamples = 3, .iv = iv, .niv = 5 };
+	unsigned char *buf = malloc(st_phase_pack_bound(&p) + 1); /* +1: a misaligned start */
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	unsigned char *at = buf + 1;
+	size_t n = st_phase_pack_put(&p, at);
+	CHECK(n <= st_phase_pack_bound(&p));
+	struct st_phase_parts pt;
+	CHECK(st_phase_pack_parts(at, n, &pt) == 0);
+	CHECK(pt.rpc && pt.nsamples == 3 && pt.niv == 5);
+	CHECK(st_results_count(pt.results, pt.results_len) == 2);
+	CHECK(st_results_unpack(pt.results, pt.results_len, &rr2, tr2) == 0);
+	CHECK(memcmp(&rr, &rr2, sizeof(rr)) == 0 && memcmp(tr, tr2, sizeof(tr)) == 0);
+	memcpy(&rpc2, pt.rpc, sizeof(rpc2));
+	memcpy(sm2, pt.samples, sizeof(sm2));
+	memcpy(iv2, pt.iv, sizeof(iv2));
+	CHECK(memcmp(&rpc, &rpc2, sizeof(rpc)) == 0 && memcmp(sm, sm2, sizeof(sm)) == 0 &&
+	      memcmp(iv, iv2, sizeof(iv)) == 0);
+	CHECK(st_phase_pack_parts(at, n - 1, &pt) == -1 && st_phase_pack_parts(at, n + 1, &pt) == -1);
+	CHECK(st_phase_pack_parts(at, 15, &pt) == -1);
+	uint32_t bad = 100; /* an RPC part that is not one struct */
+	memcpy(at + 4, &bad, 4);
+	CHECK(st_phase_pack_parts(at, n - sizeof(rpc) + 100, &pt) == -1);
+	/* none counted, no samples: the rank's results and intervals only */
+	p.rpc = NULL;
+	p.nsamples = 0;
+	size_t m = st_phase_pack_put(&p, at);
+	CHECK(m == n - sizeof(rpc) - sizeof(sm));
+	CHECK(st_phase_pack_parts(at, m, &pt) == 0 && !pt.rpc && pt.nsamples == 0 && pt.niv == 5);
+	free(buf);
+}
+
 /* st_effective.known has a bit for every option, the last one too (a
  * 64-bit mask held exactly 64: one more and its bit shifted past). */
 static void effective_known_every_option(void)
@@ -147,6 +210,7 @@ const struct unit_test unit_hist[] = {
 	{ "hist: buckets contiguous, at most 12.5% wide", buckets_contiguous },
 	{ "hist: merge equals adding all; quantiles within 6.25%", merge_and_quantiles },
 	{ "wire: a phase's results packed for the gather: round trip, size, malformed refused", results_pack_round_trip },
+	{ "wire: a rank's phase in one pack: round trip, no RPC counts, malformed refused", phase_pack_round_trip },
 	{ "wire: the effective options' bit set has a bit for every option", effective_known_every_option },
 	{ NULL, NULL },
 };
