@@ -572,14 +572,15 @@ static const struct st_sample *phase_close(struct job *j, struct combo_run *r, i
 }
 
 /* Rank 0: every rank's phase pack (wire.h) taken apart into the phase's
- * record: the rank results and thread results in rank order, an RPC entry
- * per rank (zero, source 0, for a rank that counted none), the server
+ * record: the rank results and thread results in rank order, the RPC
+ * counts of the ranks that counted any (nothing for the others: 11 KB a
+ * rank at 1,024 ranks would be 11.5 MB of zeros a phase), the server
  * samples and the intervals, every rank's widened to the widest. */
 static void unpack_phase(struct job *j, const struct combo_run *r, const unsigned char *all,
 			 struct st_phase_record *ph)
 {
 	struct st_phase_parts *parts = calloc((size_t)j->size, sizeof(*parts));
-	size_t nthreads = 0, nsamples = 0, niv = 0;
+	size_t nthreads = 0, nsamples = 0, niv = 0, nrpc = 0;
 	if (!parts)
 		st_die("out of memory");
 	for (int q = 0; q < j->size; q++) {
@@ -590,17 +591,18 @@ static void unpack_phase(struct job *j, const struct combo_run *r, const unsigne
 		if (n < 0)
 			st_die("rank %d sent a malformed phase result (%d bytes)", q, r->counts[q]);
 		nthreads += (size_t)n;
+		nrpc += pt->rpc != NULL;
 		nsamples += pt->nsamples;
 		niv += pt->niv;
 	}
 	struct st_rank_result *rr = calloc((size_t)j->size, sizeof(*rr));
 	struct st_thread_result *tr = calloc(nthreads ? nthreads : 1, sizeof(*tr));
-	struct st_rpc_result *rpc = calloc((size_t)j->size, sizeof(*rpc));
+	struct st_rpc_result *rpc = nrpc ? calloc(nrpc, sizeof(*rpc)) : NULL;
 	struct st_sample *sm = nsamples ? calloc(nsamples, sizeof(*sm)) : NULL;
 	struct st_interval *iv = calloc(niv ? niv : 1, sizeof(*iv));
-	if (!rr || !tr || !rpc || (nsamples && !sm) || !iv)
+	if (!rr || !tr || (nrpc && !rpc) || (nsamples && !sm) || !iv)
 		st_die("out of memory");
-	size_t k = 0, ks = 0, ki = 0;
+	size_t k = 0, kr = 0, ks = 0, ki = 0;
 	for (int q = 0; q < j->size; q++) {
 		const struct st_phase_parts *pt = &parts[q];
 		if (st_results_unpack(pt->results, pt->results_len, &rr[q], tr + k))
@@ -609,8 +611,10 @@ static void unpack_phase(struct job *j, const struct combo_run *r, const unsigne
 		for (int t = st_results_count(pt->results, pt->results_len); t > 0; t--, k++)
 			st_wire_expect(q, "a thread result", tr[k].version, ST_WIRE_VERSION);
 		if (pt->rpc) {
-			memcpy(&rpc[q], pt->rpc, sizeof(rpc[q]));
-			st_wire_expect(q, "its RPC counts", rpc[q].version, ST_WIRE_VERSION);
+			memcpy(&rpc[kr], pt->rpc, sizeof(rpc[kr]));
+			st_wire_expect(q, "its RPC counts", rpc[kr].version, ST_WIRE_VERSION);
+			if (rpc[kr++].rank != (uint32_t)q)
+				st_die("rank %d sent the RPC counts of rank %u", q, rpc[kr - 1].rank);
 		}
 		if (pt->nsamples)
 			memcpy(sm + ks, pt->samples, pt->nsamples * sizeof(*sm));
@@ -622,7 +626,8 @@ static void unpack_phase(struct job *j, const struct combo_run *r, const unsigne
 	free(parts);
 	*ph = (struct st_phase_record){ .ranks = rr, .threads = tr, .nthreads = (int)nthreads,
 					.samples = sm, .nsamples = nsamples, .intervals = iv,
-					.nintervals = st_iv_normalize(iv, niv), .rpc = rpc };
+					.nintervals = st_iv_normalize(iv, niv), .rpc = rpc,
+					.nrpc = nrpc };
 }
 
 /* Every rank's results of phase p to rank 0 in one gather (a size each,

@@ -366,7 +366,7 @@ static int store_phase(struct st_store *s, int64_t combo_id, int nranks,
 		return -1;
 	if (store_intervals(s, &key, nranks, p, err, n))
 		return -1;
-	for (int r = 0; p->rpc && r < nranks; r++)
+	for (size_t r = 0; r < p->nrpc; r++)
 		if (store_rpc(s, &key, &p->rpc[r], err, n))
 			return -1;
 	for (size_t i = 0; i < p->nsamples; i++) {

@@ -198,7 +198,10 @@ struct st_phase_record {
 	size_t nsamples;
 	const struct st_interval *intervals; /* every rank's, of one width (common/interval.h) */
 	size_t nintervals;
-	const struct st_rpc_result *rpc; /* nranks entries (what went over the wire), or NULL */
+	/* what went over the wire: an entry for each rank that counted RPCs
+	 * (each names its rank), none for the others */
+	const struct st_rpc_result *rpc;
+	size_t nrpc;
 };
 
 struct st_combo_record {

@@ -299,7 +299,7 @@ static int pin_store(struct st_store *s, struct pin *p)
 	struct st_phase_record ph[2] = {
 		{ .phase = ST_PHASE_WRITE, .ranks = p->rr, .threads = p->tr, .nthreads = PIN_THREADS,
 		  .gathered_ns = 5000000, .samples = p->samples, .nsamples = 3, .intervals = p->iv,
-		  .nintervals = 3, .rpc = p->rpc },
+		  .nintervals = 3, .rpc = p->rpc, .nrpc = PIN_RANKS },
 		{ .phase = ST_PHASE_READ, .ranks = p->rr_read, .gathered_ns = 9000000 },
 	};
 	struct st_combo_record rec = { .run_id = "run-pin", .cfg = &p->cfg, .combo = &p->combo,

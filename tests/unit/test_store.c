@@ -566,7 +566,7 @@ static int fixture_combo(struct st_store *s, struct fixture *f, const char *run_
 	char err[ST_ERR_MAX];
 	struct st_phase_record ph = { .phase = ST_PHASE_WRITE, .ranks = f->rr, .threads = f->tr,
 				      .nthreads = 2, .gathered_ns = 5, .samples = f->samples,
-				      .nsamples = 2, .intervals = f->iv, .nintervals = 2, .rpc = f->rpc };
+				      .nsamples = 2, .intervals = f->iv, .nintervals = 2, .rpc = f->rpc, .nrpc = 3 };
 	f->combo.seq = seq;
 	memset(&f->prep[1].err, 0, sizeof(f->prep[1].err));
 	if (failed) {
@@ -940,9 +940,9 @@ static void rpc_views(void)
 	}
 	struct st_phase_record ph[2] = {
 		{ .phase = ST_PHASE_WRITE, .ranks = f.rr, .threads = f.tr, .nthreads = 2,
-		  .gathered_ns = 5, .rpc = f.rpc },
+		  .gathered_ns = 5, .rpc = f.rpc, .nrpc = 3 },
 		{ .phase = ST_PHASE_READ, .ranks = rd, .threads = f.tr, .nthreads = 2,
-		  .gathered_ns = 6, .rpc = rpc_rd },
+		  .gathered_ns = 6, .rpc = rpc_rd, .nrpc = 3 },
 	};
 	struct st_combo_record rec = { .run_id = "run-v", .cfg = &f.cfg, .combo = &f.combo,
 				       .status = "ok", .nranks = 3, .prep = f.prep, .phases = ph,
