@@ -562,7 +562,7 @@ int st_cmd_compare(const struct st_subargs *a)
 	}
 	if (a->format == ST_FMT_JSON) {
 		st_strbuf_put(&b, "SELECT json_object('phase', phase, 'options', ");
-		st_json_options_sql(&b, "");
+		st_json_options_phase_sql(&b, "", "");
 		st_strbuf_put(&b, ", 'run_a', :run_a, 'run_b', :run_b, 'figure_unit', " ST_JSON_UNIT("phase")
 				  ", 'a_n', a_n");
 		sb_fig(&b, "a_mean", "a_mbps");
@@ -580,7 +580,7 @@ int st_cmd_compare(const struct st_subargs *a)
 		goto out;
 	}
 	st_strbuf_put(&b, "SELECT phase, ");
-	sb_options(&b, vary);
+	sb_phase_options(db, ids[0], &b, vary); /* each phase's values, as it ran them */
 	st_strbuf_put(&b, "a_n AS \"A n\", ROUND(a_mbps, 1) AS \"A MB/s\", "
 		   "ROUND(st_ci95(a_sd, a_n), 1) AS \"A +-95%\", "
 		   "b_n AS \"B n\", ROUND(b_mbps, 1) AS \"B MB/s\", "

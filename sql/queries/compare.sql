@@ -19,7 +19,10 @@
 -- `stcluster compare` adds the 95 % intervals, Welch's p and the verdict.
 --
 -- A phase with values of its own (a [phase] section) is compared only
--- with the same phase at the same values: one row per value it ran with.
+-- with the same phase at the same values: one row per value it ran with,
+-- which phase_block, phase_direct, phase_fsync, phase_rwmix, phase_runtime
+-- and phase_ramp give (the values the phase ran with, its own or the
+-- combination's).
 --
 -- Every sweep option is listed in `config` below (tests/mpi/t_analysis.sh
 -- checks that none is missing).
@@ -65,6 +68,9 @@ WITH k AS (
 	SELECT DISTINCT config, pconfig, phase, phase_order FROM g JOIN shared USING (config)
 )
 SELECT o.*, ph.phase, ph.phase_order,
+       json_extract(ph.pconfig, '$[1]') AS phase_block, json_extract(ph.pconfig, '$[2]') AS phase_direct,
+       json_extract(ph.pconfig, '$[3]') AS phase_fsync, json_extract(ph.pconfig, '$[4]') AS phase_rwmix,
+       json_extract(ph.pconfig, '$[5]') AS phase_runtime, json_extract(ph.pconfig, '$[6]') AS phase_ramp,
        COALESCE(a.n, 0) AS a_n, a.mbps AS a_mbps, a.sd AS a_sd, COALESCE(a.failed, 0) AS a_failed,
        COALESCE(b.n, 0) AS b_n, b.mbps AS b_mbps, b.sd AS b_sd, COALESCE(b.failed, 0) AS b_failed,
        100.0 * (b.mbps - a.mbps) / NULLIF(a.mbps, 0) AS change_pct

@@ -184,7 +184,13 @@ w = [x for x in r if x['phase'] == 'write']
 rr = [x for x in r if x['phase'] == 'randread']
 assert len(w) == 1 and w[0]['a_n'] == 1 and w[0]['b_n'] == 1, w
 assert sorted(x['verdict'] for x in rr) == ['not in A at these values', 'not in B at these values'], rr
+# each row's options are the phase's as it ran them, not the combination's 64k
+assert w[0]['options']['block'] == 65536 and sorted(x['options']['block'] for x in rr) == [4096, 8192], r
 " || fail "compare: $(cat c.json)"
+	# the table too: no option varies between the combinations, the phases' blocks do
+	$ST compare last~1 last --db "$T/s.db" --format csv >c.csv || return 1
+	expect_eq "$(awk -F, 'NR > 1 { print $1 ":" $2 }' c.csv | sort | tr '\n' ' ')" \
+		"randread:4k randread:8k write:64k " "compare's block column ($(head -1 c.csv))"
 }
 
 t_phase_values_absent_in_an_older_store() {
