@@ -468,13 +468,15 @@ static int rows_load(const struct html_page *pg, const char *sql, int scoped, st
 	return -1;
 }
 
-/* rows_load of "head <the combination's label, from c.> tail" */
-static int labelled_load(const struct html_page *pg, const char *head, const char *tail, int scoped,
-			 struct html_rows *r, char *err, size_t n)
+/* rows_load of "head <the combination's label, from c.> tail"; phase: the
+ * prefix of the row's phase_run (its own values: a [phase] section's), or
+ * NULL for a row of the combination */
+static int labelled_load(const struct html_page *pg, const char *head, const char *phase,
+			 const char *tail, int scoped, struct html_rows *r, char *err, size_t n)
 {
 	struct st_strbuf sql = { 0 };
 	st_strbuf_put(&sql, head);
-	label_sql(pg, "c.", NULL, &sql);
+	label_sql(pg, "c.", phase, &sql);
 	st_strbuf_put(&sql, tail);
 	int rc = rows_load(pg, sql.oom ? NULL : sql.p, scoped, r, err, n);
 	st_strbuf_release(&sql);
@@ -504,7 +506,7 @@ int html_load_baselines(const struct html_page *pg, struct html_rows *r, char *e
 /* The metadata phases: operations per second per combination. */
 int html_load_meta(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	return labelled_load(pg, "SELECT c.seq + 1, ",
+	return labelled_load(pg, "SELECT c.seq + 1, ", NULL,
 			     ", s.phase, s.iops, s.min_client_iops, s.max_client_iops, s.lat_p50_ns, "
 			     "s.lat_p99_ns, s.ops, s.errors FROM combo c JOIN phase_summary s "
 			     "USING (combo_id) WHERE c.run_id = :run AND s.phase IN " HTML_META_PHASES
@@ -517,7 +519,7 @@ int html_load_meta(const struct html_page *pg, struct html_rows *r, char *err, s
  * ranks' nfsd_calls, every version's): the phases with mix or flags. */
 int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	return labelled_load(pg, "SELECT c.seq + 1, ",
+	return labelled_load(pg, "SELECT c.seq + 1, ", "pv.",
 		      ", s.phase, s.agg_mbps, m.mix, "
 		      "(SELECT group_concat(op || ' ' || printf('%.0f', ops_per_s) || '/s ' || "
 		      "printf('%.0f', kib_per_op) || ' KiB/op RTT ' || printf('%.2f', avg_rtt_ms) || "
@@ -532,6 +534,7 @@ int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, s
 		      "AND x.phase = s.phase AND x.metric = 'nfsd_calls' GROUP BY x.device "
 		      "ORDER BY n DESC, op)) "
 		      "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
+		      "JOIN phase_run pv ON pv.combo_id = s.combo_id AND pv.phase = s.phase "
 		      "LEFT JOIN (SELECT combo_id, phase, group_concat(mix, ' | ') AS mix FROM rpc_mix "
 		      "GROUP BY combo_id, phase) m ON m.combo_id = s.combo_id AND m.phase = s.phase "
 		      "LEFT JOIN phase_flags f ON f.combo_id = s.combo_id AND f.phase = s.phase "
@@ -544,12 +547,13 @@ int html_load_wire(const struct html_page *pg, struct html_rows *r, char *err, s
  * disk or a kernel NFS server's pool: the phases with either. */
 int html_load_server(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	return labelled_load(pg, "SELECT c.seq + 1, ",
+	return labelled_load(pg, "SELECT c.seq + 1, ", "pv.",
 		      ", s.phase, s.agg_mbps, COALESCE(h.hostname, 'rank ' || p.rank), p.export_disk, "
 		      "p.disk_busy_pct, p.disk_write_mbps, p.disk_read_mbps, p.disk_queue, "
 		      "p.nfsd_threads, p.nfsd_arrived, p.nfsd_waited_pct, p.cpu_busy_pct "
 		      "FROM phase_summary s JOIN combo c ON c.combo_id = s.combo_id "
 		      "JOIN server_parts p ON p.combo_id = s.combo_id AND p.phase = s.phase "
+		      "JOIN phase_run pv ON pv.combo_id = s.combo_id AND pv.phase = s.phase "
 		      "LEFT JOIN host h ON h.run_id = c.run_id AND h.rank = p.rank "
 		      "WHERE c.run_id = :run AND (p.export_disk IS NOT NULL OR p.nfsd_threads IS NOT NULL) "
 		      "ORDER BY c.seq, s.phase_order, p.rank",
@@ -582,7 +586,8 @@ int html_load_hosts(const struct html_page *pg, struct html_rows *r, char *err, 
  * view, so no scope. */
 int html_load_timed(const struct html_page *pg, struct html_rows *r, char *err, size_t n)
 {
-	return labelled_load(pg, "SELECT c.combo_id, c.seq + 1, ", ", (SELECT group_concat(phase) FROM (SELECT DISTINCT "
+	return labelled_load(pg, "SELECT c.combo_id, c.seq + 1, ", NULL,
+			    ", (SELECT group_concat(phase) FROM (SELECT DISTINCT "
 			    "i.phase, p.phase_order FROM interval i JOIN phase_run p ON p.combo_id = "
 			    "i.combo_id AND p.phase = i.phase WHERE i.combo_id = c.combo_id ORDER BY "
 			    "p.phase_order)), (SELECT MAX(width_ns) FROM interval i WHERE i.combo_id = "

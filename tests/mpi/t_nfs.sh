@@ -147,6 +147,23 @@ t_nfs_html_wire_section_when_threads_vary() {
 		"WRITE calls in the write rows, READ in the read rows: $(cat calls.txt)"
 }
 
+t_nfs_html_wire_rows_carry_the_phase_s_own_values() {
+	nfs_up || return $?
+	# the run sweeps block 64k,128k; the read has 16k of its own (a [read]
+	# section): the wire table's read rows say 16k, its write rows the sweep's
+	printf '%s\n' "block = 64k,128k" "size = 512k" "[read]" "block = 16k" >"$T/p.conf"
+	$MPIRUN -np 1 $ST --plan "$T/p.conf" --engine libnfs --target "$URL" --db "$T/s.db" --quiet ||
+		fail "run failed" || return 1
+	$ST report --db s.db --html p.html || return 1
+	python3 "$TOP/tests/html_table.py" p.html 'What went over the wire' 1,2 >rows.txt ||
+		fail "the wire table" || return 1
+	expect_eq "$(sort rows.txt | tr '\n' ' ')" "block=128k|write block=16k|read block=16k|read block=64k|write " \
+		"the wire table's labels: each phase's block" || return 1
+	# and what went over the wire is that block: READ calls of 16 KiB
+	expect_eq "$(q s.db "SELECT DISTINCT CAST(ROUND(bytes_recv * 1.0 / ops / 1024) AS INTEGER) FROM rpc_stat WHERE phase = 'read' AND op = 'READ' AND ops > 0")" \
+		16 "KiB per READ" || return 1
+}
+
 t_nfs_depth_and_connections() {
 	nfs_up || return $?
 	# a 1 MiB block in 64 KiB calls: 16 calls a block, 1 or 8 in flight, over 1 or 2

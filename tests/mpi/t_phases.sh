@@ -203,7 +203,7 @@ t_phase_values_absent_in_an_older_store() {
 		ALTER TABLE phase_run DROP COLUMN phase_runtime; ALTER TABLE phase_run DROP COLUMN phase_ramp;" ||
 		return 1
 	for c in report "report --format json" "report --top 1" effects history "history --where block=4k" \
-		"compare last last" advise; do
+		"compare last last" advise "report --html $T/old.html"; do
 		# shellcheck disable=SC2086
 		$ST $c --db "$T/s.db" >out 2>err || fail "$c: $(cat err)" || return 1
 	done
