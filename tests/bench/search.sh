@@ -19,14 +19,15 @@
 #
 # Knobs: STCLUSTER (./stcluster), BENCH_SEEDS (20), BENCH_SIZE (8m: 128
 # calls of 64k at full length), BENCH_BASE (1ms per call: at 100us, a
-# loaded machine's late wake-ups outweighed the planted effects).
+# loaded machine's late wake-ups outweighed the planted effects),
+# BENCH_SURFACES ("64 216 512": which of the three to run).
 set -u
 ST=${STCLUSTER:-./stcluster}
 [ -x "$ST" ] || { echo "search.sh: no $ST (make first)" >&2; exit 1; }
 WORK=$(mktemp -d /tmp/stcluster-bench-search.XXXXXX) || exit 1
 trap 'rm -rf "$WORK"' EXIT INT TERM
 cp "$ST" "$WORK/stcluster" || exit 1
-ST="$WORK/stcluster" SEEDS=${BENCH_SEEDS:-20} SIZE=${BENCH_SIZE:-8m} BASE=${BENCH_BASE:-1ms} \
+SURFACES=${BENCH_SURFACES:-"64 216 512"} ST="$WORK/stcluster" SEEDS=${BENCH_SEEDS:-20} SIZE=${BENCH_SIZE:-8m} BASE=${BENCH_BASE:-1ms} \
 	WORK="$WORK" python3 - <<'PY'
 import os, random, sqlite3, subprocess, sys, time
 
@@ -79,7 +80,7 @@ def span(db):
     return s, n
 
 rows = []
-for name, opts in surfaces:
+for name, opts in [x for x in surfaces if x[0] in os.environ['SURFACES'].split()]:
     main, inter = surface(name, opts)
     best_f = min(factor(main, inter, dict(zip(opts, c))) for c in
                  __import__('itertools').product(*opts.values()))
