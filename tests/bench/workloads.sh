@@ -6,6 +6,11 @@
 #      (each task its own directory of WL_FILES empty files; creation, stat,
 #      read = open + close, removal), WL_NP ranks of one thread
 #      a. posix on a private tmpfs      b. libnfs / mdtest -a LIBNFS, one ganesha
+#      then the same files in one shared directory (--dir-mode shared against
+#      mdtest -F without -u, its default), and directories (--phases
+#      mkdir,dirstat,rmdir against mdtest -D -u: creation, stat, removal)
+#      c. on the tmpfs                  d. over libnfs; with stcluster's calls
+#      per operation on the wire (rpc_stat; mdtest's are not counted here)
 #   2. one shared file: stcluster --layout shared --access segmented against
 #      IOR -F off (its default, one segment): WL_SIZE per task in WL_BLOCK
 #      calls, write with fsync (-e), read back by the next task (-C)
@@ -78,28 +83,45 @@ MPI="mpirun --bind-to none -np $NP"
 
 # ---- one measurement each; every figure into $WORK/results ------------------
 
-# mdtest_run KEY FILES ARGS...: its four file rates (mean of its one iteration)
+# mdtest_run KEY FILES MODE ARGS...: its rates (mean of its one iteration);
+# MODE unique (-F -u: the four file rates), shared (-F: one directory) or
+# dirs (-D -u: directory creation, stat, removal)
 mdtest_run() {
-	key=$1 files=$2
-	shift 2
-	$MPI "$IOR_BIN/mdtest" "$@" -F -n "$files" -u -i 1 >"$WORK/md.out" 2>&1 ||
+	key=$1 files=$2 mode=$3
+	shift 3
+	case $mode in
+	unique) set -- "$@" -F -u ;;
+	shared) set -- "$@" -F ;;
+	dirs) set -- "$@" -D -u ;;
+	esac
+	$MPI "$IOR_BIN/mdtest" "$@" -n "$files" -i 1 >"$WORK/md.out" 2>&1 ||
 		{ echo "  mdtest failed: $(tail -3 "$WORK/md.out")"; return; }
-	for op in creation:create stat:stat read:open removal:remove; do
-		putv "$key.md.${op#*:}" "$(awk -v w="${op%:*}" '$1 == "File" && $2 == w { print $5 }' "$WORK/md.out")"
+	if [ "$mode" = dirs ]; then
+		ops="creation:mkdir stat:dirstat removal:rmdir" what=Directory
+	else
+		ops="creation:create stat:stat read:open removal:remove" what=File
+	fi
+	for op in $ops; do
+		putv "$key.md.${op#*:}" "$(awk -v w="${op%:*}" -v k="$what" '$1 == k && $2 == w { print $5 }' "$WORK/md.out")"
 	done
 }
 
-# st_meta KEY FILES ARGS...: stcluster's four metadata phases, ops/s
+# st_meta KEY FILES PHASES ARGS...: stcluster's metadata phases, ops/s, and
+# on NFS its calls per operation (into $WORK/calls.KEY, the last repeat's)
 st_meta() {
-	key=$1 files=$2
-	shift 2
+	key=$1 files=$2 phases=$3
+	shift 3
 	rm -f "$WORK/m.db"
-	$MPI "$ST" "$@" --phases create,stat,open,remove --files "$files" --threads 1 --reorder off \
+	$MPI "$ST" "$@" --phases "$phases" --files "$files" --threads 1 --reorder off \
 		--bind none --db "$WORK/m.db" --quiet >"$WORK/st.out" 2>&1 ||
 		{ echo "  stcluster failed: $(tail -3 "$WORK/st.out")"; return; }
-	for p in create stat open remove; do
+	for p in $(echo "$phases" | tr , ' '); do
 		putv "$key.st.$p" "$(stq "$WORK/m.db" "SELECT iops FROM phase_summary WHERE phase = '$p' AND errors = 0")"
 	done
+	"$ST" query --db "$WORK/m.db" --format csv "SELECT p.phase || ': ' || group_concat(r.op || ' ' || printf('%.2f', r.n * 1.0 / p.ops), '; ')
+		FROM phase_summary p JOIN (SELECT combo_id, phase, op, SUM(ops) AS n FROM rpc_stat
+		WHERE op <> 'xprt' AND ops > 0 GROUP BY 1, 2, 3 ORDER BY n DESC) r USING (combo_id, phase)
+		GROUP BY p.phase ORDER BY p.phase_order" 2>/dev/null | sed 1d >"$WORK/calls.$key"
 }
 
 # ior_run KEY ARGS...: write and read MB/s (10^6 bytes/s; IOR says MiB/s)
@@ -149,11 +171,17 @@ for rep in $(seq 1 "$REPS"); do
 	for tool in $(rot "st other" $((rep % 2))); do
 		rm -rf "$MNT"/*
 		if [ "$tool" = st ]; then
-			st_meta tmpfs "$FILES" --target "$MNT"
+			st_meta tmpfs "$FILES" create,stat,open,remove --target "$MNT"
 			st_shared tmpfs.ior --target "$MNT" --direct off
+			rm -rf "$MNT"/*
+			st_meta tmpfs.shared "$FILES" create,stat,open,remove --target "$MNT" --dir-mode shared
+			st_meta tmpfs.dirs "$FILES" mkdir,dirstat,rmdir --target "$MNT"
 		else
-			mdtest_run tmpfs "$FILES" -d "$MNT/md"
+			mdtest_run tmpfs "$FILES" unique -d "$MNT/md"
 			ior_run tmpfs.ior -a POSIX -o "$MNT/iorfile"
+			rm -rf "$MNT"/*
+			mdtest_run tmpfs.shared "$FILES" shared -d "$MNT/mds"
+			mdtest_run tmpfs.dirs "$FILES" dirs -d "$MNT/mdd"
 		fi
 	done
 done
@@ -164,6 +192,10 @@ show tmpfs mdtest op ops/s create stat open remove
 echo
 echo "2a. one shared file on a tmpfs: $NP tasks x $SIZE in $BLOCK calls, MB/s (buffered, fsync, read by the next task)"
 show tmpfs.ior ior phase MB/s write read
+echo
+echo "1c. on the tmpfs: $NP tasks x $FILES files in one shared directory (--dir-mode shared; mdtest -F), then $FILES directories a task (mdtest -D -u), ops/s"
+show tmpfs.shared mdtest op ops/s create stat open remove
+show tmpfs.dirs mdtest op ops/s mkdir dirstat rmdir
 
 # ---- 1b, 2b: one nfs-ganesha -------------------------------------------------
 if ! command -v ganesha.nfsd >/dev/null; then
@@ -183,11 +215,16 @@ SIZE_NOW=$NFS_SIZE
 for rep in $(seq 1 "$REPS"); do
 	for tool in $(rot "st other" $((rep % 2))); do
 		if [ "$tool" = st ]; then
-			st_meta nfs "$NFS_FILES" --engine libnfs --target "$URL"
+			st_meta nfs "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL"
 			st_shared nfs.ior --engine libnfs --target "$URL"
+			st_meta nfs.shared "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL" \
+				--dir-mode shared
+			st_meta nfs.dirs "$NFS_FILES" mkdir,dirstat,rmdir --engine libnfs --target "$URL"
 		else
-			mdtest_run nfs "$NFS_FILES" -a LIBNFS --libnfs.url="$URL_IOR" -d "/md$rep"
+			mdtest_run nfs "$NFS_FILES" unique -a LIBNFS --libnfs.url="$URL_IOR" -d "/md$rep"
 			ior_run nfs.ior -a LIBNFS --libnfs.url="$URL_IOR" -o "/iorfile$rep"
+			mdtest_run nfs.shared "$NFS_FILES" shared -a LIBNFS --libnfs.url="$URL_IOR" -d "/mds$rep"
+			mdtest_run nfs.dirs "$NFS_FILES" dirs -a LIBNFS --libnfs.url="$URL_IOR" -d "/mdd$rep"
 		fi
 	done
 done
@@ -197,5 +234,15 @@ show nfs mdtest op ops/s create stat open remove
 echo
 echo "2b. one shared file over NFSv3 (libnfs): $NP tasks x $NFS_SIZE in $BLOCK calls, MB/s (COMMIT, read by the next task)"
 show nfs.ior ior phase MB/s write read
+echo
+echo "1d. over NFSv3 (libnfs): $NP tasks x $NFS_FILES files in one shared directory, then $NFS_FILES directories a task, ops/s"
+show nfs.shared mdtest op ops/s create stat open remove
+show nfs.dirs mdtest op ops/s mkdir dirstat rmdir
+echo
+echo "stcluster's calls per operation on the wire (rpc_stat, its last repeat; mdtest -a LIBNFS looks up every"
+echo "component of a path for each operation, so its calls per operation are more: not counted here):"
+for k in nfs nfs.shared nfs.dirs; do
+	sed "s/^/  $k  /" "$WORK/calls.$k" 2>/dev/null
+done
 echo
 echo "$(load)"
