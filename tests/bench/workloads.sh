@@ -9,8 +9,9 @@
 #      then the same files in one shared directory (--dir-mode shared against
 #      mdtest -F without -u, its default), and directories (--phases
 #      mkdir,dirstat,rmdir against mdtest -D -u: creation, stat, removal)
-#      c. on the tmpfs                  d. over libnfs; with stcluster's calls
-#      per operation on the wire (rpc_stat; mdtest's are not counted here)
+#      c. on the tmpfs                  d. over libnfs; with both tools' calls
+#      on the wire, counted from a capture of the last repeat (tcpdump on lo,
+#      tests/bench/rpc_calls.py), beside stcluster's own count (rpc_stat)
 #   2. one shared file: stcluster --layout shared --access segmented against
 #      IOR -F off (its default, one segment): WL_SIZE per task in WL_BLOCK
 #      calls, write with fsync (-e), read back by the next task (-C)
@@ -148,6 +149,27 @@ st_shared() {
 	done
 }
 
+# cap NAME CMD...: CMD with the calls to the ganesha captured into
+# $WORK/cap.NAME.pcap (the last repeat only: the others run CMD alone)
+cap() {
+	name=$1
+	shift
+	if [ "$rep" != "$REPS" ] || ! command -v tcpdump >/dev/null; then
+		"$@"
+		return
+	fi
+	tcpdump -i lo -s 0 -B 262144 -U -w "$WORK/cap.$name.pcap" "tcp dst port $port" >/dev/null \
+		2>"$WORK/cap.$name.err" &
+	cpid=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$WORK/cap.$name.pcap" ] && break; sleep 0.2; done
+	sleep 0.3
+	"$@"
+	# what the kernel holds for it is read before it stops (SIGINT: it drains and says what it dropped)
+	sleep 1
+	kill -INT "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+}
+
 # ---- the table of one section ------------------------------------------------
 
 # show KEY OTHER LABEL UNIT OPS...: medians, ranges, ratio, verdict
@@ -215,16 +237,17 @@ SIZE_NOW=$NFS_SIZE
 for rep in $(seq 1 "$REPS"); do
 	for tool in $(rot "st other" $((rep % 2))); do
 		if [ "$tool" = st ]; then
-			st_meta nfs "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL"
+			cap st.nfs st_meta nfs "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL"
 			st_shared nfs.ior --engine libnfs --target "$URL"
-			st_meta nfs.shared "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL" \
-				--dir-mode shared
-			st_meta nfs.dirs "$NFS_FILES" mkdir,dirstat,rmdir --engine libnfs --target "$URL"
+			cap st.nfs.shared st_meta nfs.shared "$NFS_FILES" create,stat,open,remove --engine libnfs \
+				--target "$URL" --dir-mode shared
+			cap st.nfs.dirs st_meta nfs.dirs "$NFS_FILES" mkdir,dirstat,rmdir --engine libnfs --target "$URL"
 		else
-			mdtest_run nfs "$NFS_FILES" unique -a LIBNFS --libnfs.url="$URL_IOR" -d "/md$rep"
+			cap md.nfs mdtest_run nfs "$NFS_FILES" unique -a LIBNFS --libnfs.url="$URL_IOR" -d "/md$rep"
 			ior_run nfs.ior -a LIBNFS --libnfs.url="$URL_IOR" -o "/iorfile$rep"
-			mdtest_run nfs.shared "$NFS_FILES" shared -a LIBNFS --libnfs.url="$URL_IOR" -d "/mds$rep"
-			mdtest_run nfs.dirs "$NFS_FILES" dirs -a LIBNFS --libnfs.url="$URL_IOR" -d "/mdd$rep"
+			cap md.nfs.shared mdtest_run nfs.shared "$NFS_FILES" shared -a LIBNFS --libnfs.url="$URL_IOR" \
+				-d "/mds$rep"
+			cap md.nfs.dirs mdtest_run nfs.dirs "$NFS_FILES" dirs -a LIBNFS --libnfs.url="$URL_IOR" -d "/mdd$rep"
 		fi
 	done
 done
@@ -239,10 +262,24 @@ echo "1d. over NFSv3 (libnfs): $NP tasks x $NFS_FILES files in one shared direct
 show nfs.shared mdtest op ops/s create stat open remove
 show nfs.dirs mdtest op ops/s mkdir dirstat rmdir
 echo
-echo "stcluster's calls per operation on the wire (rpc_stat, its last repeat; mdtest -a LIBNFS looks up every"
-echo "component of a path for each operation, so its calls per operation are more: not counted here):"
+echo "stcluster's calls per operation by its own count (rpc_stat, the last repeat):"
 for k in nfs nfs.shared nfs.dirs; do
 	sed "s/^/  $k  /" "$WORK/calls.$k" 2>/dev/null
+done
+echo
+echo "calls on the wire in the last repeat (tcpdump on lo, every phase of the run; per op: over $NP x $NFS_FILES"
+echo "operations a phase x its phases; mdtest -a LIBNFS resolves the whole path of each operation):"
+for k in nfs nfs.shared nfs.dirs; do
+	case $k in *dirs) nph=3 ;; *) nph=4 ;; esac
+	for t in st md; do
+		[ -s "$WORK/cap.$t.$k.pcap" ] || { echo "  $k $t: no capture (tcpdump missing?)"; continue; }
+		drop=$(awk '/dropped by kernel/ { print $1 }' "$WORK/cap.$t.$k.err")
+		[ "${drop:-0}" = 0 ] || echo "  $k $t: tcpdump says the kernel dropped $drop packets: the count is short"
+		python3 "$ROOT/tests/bench/rpc_calls.py" "$WORK/cap.$t.$k.pcap" |
+			awk -v k="$k" -v t="$([ $t = st ] && echo stcluster || echo mdtest)" -v ops=$((NP * NFS_FILES * nph)) '
+			{ n += $2; s = s sprintf("%s%s %d", NR > 1 ? ", " : "", $1, $2) }
+			END { printf "  %-10s %-9s %6.2f calls per op: %s\n", k, t, n / ops, s }'
+	done
 done
 echo
 echo "$(load)"
