@@ -402,7 +402,10 @@ read_exec() {
 # The posix engine's --iodepth queue on the guests' kernel NFS client (O_DIRECT, NFSv4.2): every
 # thread used io_uring with its buffers registered, every byte moved and verified, O_DIRECT granted; and the kernel client
 # really had several READs in flight: their execution times, summed (mountstats), exceed the
-# read phases' own span on that guest (one at a time they could not).
+# read phases' own span on that guest (one at a time they could not: each call's execution lies
+# inside the phases, disjoint from the others'). Not by a margin: a guest slowed by a busy host
+# issues its calls slowly, so the overlap is small (1.18x once, beside a full ladder), but any
+# sum above the span is overlap.
 once_vm_posix_iodepth_on_the_kernel_nfs_client() {
 	vm_lab || return $?
 	trap 'unmount_target' EXIT
@@ -427,7 +430,7 @@ once_vm_posix_iodepth_on_the_kernel_nfs_client() {
 		span=$(q q.db "SELECT SUM(end_ns - start_ns) / 1000000 FROM rank_result WHERE rank = $rank AND phase IN ('randread', 'read')")
 		ops=$((${a% *} - ${b% *})) exec_ms=$((${a#* } - ${b#* }))
 		echo "$g: $ops READs, executing $exec_ms ms in all, in read phases of $span ms"
-		[ "$ops" -ge 64 ] && [ "$exec_ms" -gt $((span * 3 / 2)) ] ||
+		[ "$ops" -ge 64 ] && [ "$exec_ms" -gt "$span" ] ||
 			fail "$g: $ops READs executing $exec_ms ms in $span ms: not several in flight" || return 1
 	done
 	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
