@@ -211,16 +211,19 @@ int st_results_unpack(const unsigned char *buf, size_t len, struct st_rank_resul
 	return p == end ? 0 : -1;
 }
 
+/* A phase pack's head: u32 each of the four parts' sizes (wire.h) */
+#define PHASE_HEAD (4 * sizeof(uint32_t))
+
 size_t st_phase_pack_bound(const struct st_phase_pack *p)
 {
-	return 16 + st_results_bound(p->nt) + sizeof(*p->rpc) + p->nsamples * sizeof(*p->samples) +
+	return PHASE_HEAD + st_results_bound(p->nt) + sizeof(*p->rpc) + p->nsamples * sizeof(*p->samples) +
 	       p->niv * sizeof(*p->iv);
 }
 
 size_t st_phase_pack_put(const struct st_phase_pack *p, unsigned char *buf)
 {
-	unsigned char *at = buf + 16;
-	uint32_t head[4];
+	unsigned char *at = buf + PHASE_HEAD;
+	uint32_t head[PHASE_HEAD / sizeof(uint32_t)];
 	head[0] = (uint32_t)st_results_pack(p->rr, p->tr, p->nt, at);
 	at += head[0];
 	head[1] = p->rpc ? (uint32_t)sizeof(*p->rpc) : 0;
@@ -241,7 +244,7 @@ size_t st_phase_pack_put(const struct st_phase_pack *p, unsigned char *buf)
 
 int st_phase_pack_parts(const unsigned char *buf, size_t len, struct st_phase_parts *out)
 {
-	uint32_t head[4];
+	uint32_t head[PHASE_HEAD / sizeof(uint32_t)];
 	memset(out, 0, sizeof(*out));
 	if (len < sizeof(head))
 		return -1;

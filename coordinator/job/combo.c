@@ -113,36 +113,25 @@ static const struct st_sample *sample_until(struct job *j, MPI_Request *done, in
 }
 
 /* Every rank's `bytes` at mine to rank 0, one rank after the other: rank
- * 0 gets the buffer (the caller frees it), *total its bytes and, in
- * counts and displs (the caller's, j->size each; NULL: none kept), where
- * each rank's are. The others get NULL. */
+ * 0 gets the buffer (the caller frees it) and, in counts and displs (the
+ * caller's, j->size each), where each rank's are. The others get NULL. */
 static unsigned char *gather_bytes(struct job *j, const void *mine, int bytes, int *counts,
-				   int *displs, size_t *total)
+				   int *displs)
 {
-	int *c = counts, *d = displs;
 	unsigned char *all = NULL;
-	*total = 0;
-	if (j->rank == 0 && !c && (!(c = calloc((size_t)j->size, sizeof(int))) ||
-				   !(d = calloc((size_t)j->size, sizeof(int)))))
-		st_die("out of memory");
-	MPI_Gather(&bytes, 1, MPI_INT, c, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (j->rank == 0) {
 		size_t sum = 0;
 		for (int q = 0; q < j->size; q++) {
-			if (c[q] < 0 || sum + (size_t)c[q] > INT_MAX)
-				st_die("rank %d sent %d bytes (%zu before it)", q, c[q], sum);
-			d[q] = (int)sum;
-			sum += (size_t)c[q];
+			if (counts[q] < 0 || sum + (size_t)counts[q] > INT_MAX)
+				st_die("rank %d sent %d bytes (%zu before it)", q, counts[q], sum);
+			displs[q] = (int)sum;
+			sum += (size_t)counts[q];
 		}
-		*total = sum;
 		if (!(all = malloc(sum ? sum : 1)))
 			st_die("out of memory");
 	}
-	MPI_Gatherv(mine, bytes, MPI_BYTE, all, c, d, MPI_BYTE, 0, MPI_COMM_WORLD);
-	if (c != counts) {
-		free(c);
-		free(d);
-	}
+	MPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
 	return all;
 }
 
@@ -651,10 +640,10 @@ static void phase_gather(struct job *j, struct combo_run *r, int p,
 	unsigned char *mine = malloc(st_phase_pack_bound(&pk)), *all;
 	if (!mine)
 		st_die("out of memory");
-	size_t sum, bytes = st_phase_pack_put(&pk, mine);
+	size_t bytes = st_phase_pack_put(&pk, mine);
 	if (bytes > INT_MAX)
 		st_die("a phase's results of %zu bytes", bytes);
-	all = gather_bytes(j, mine, (int)bytes, r->counts, r->displs, &sum);
+	all = gather_bytes(j, mine, (int)bytes, r->counts, r->displs);
 	int64_t gathered = st_now_ns();
 	free(mine);
 	if (j->rank != 0)

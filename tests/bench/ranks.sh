@@ -115,17 +115,19 @@ for np in $NP_LIST; do
 			last=$("$WORK/st-new" query --db "$db" "SELECT r.rank, COUNT(*), (SELECT COUNT(*) FROM phase_run) FROM rank_result r
 				JOIN phase_run p USING (combo_id, phase) WHERE r.release_ns = p.release_max_ns GROUP BY r.rank ORDER BY 2 DESC LIMIT 1" \
 				--format csv | sed 1d | awk -F, '{ printf "rank %s (%s of %s)", $1, $2, $3 }')
-			split=$("$WORK/st-new" query --db "$db" "WITH c AS (SELECT combo_id, stored_ns, LAG(stored_ns) OVER (ORDER BY seq) AS prev FROM combo),
+			parts="WITH c AS (SELECT combo_id, stored_ns, LAG(stored_ns) OVER (ORDER BY seq) AS prev FROM combo),
 				e AS (SELECT p.combo_id, p.release_min_ns, p.gathered_ns, MAX(r.end_ns) AS last_end FROM phase_run p
 					JOIN rank_result r USING (combo_id, phase) GROUP BY p.combo_id, p.phase),
 				s AS (SELECT combo_id, MIN(release_min_ns) AS opened, MAX(gathered_ns) AS gathered,
-					SUM(gathered_ns - last_end) AS gth FROM e GROUP BY combo_id)
-				SELECT (s.opened - c.prev) / 1e6, s.gth / 1e6, (c.stored_ns - s.gathered) / 1e6
-				FROM c JOIN s USING (combo_id) WHERE c.prev IS NOT NULL" --format csv | sed 1d |
-				awk -F, '{ o[NR] = $1; g[NR] = $2; t[NR] = $3 } function med(v, n,  i, j, x) {
-					for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-					return v[int((n + 1) / 2)] }
-				END { if (!NR) print "-"; else printf "%.1f/%.1f/%.1f", med(o, NR), med(g, NR), med(t, NR) }')
+					SUM(gathered_ns - last_end) AS gth FROM e GROUP BY combo_id),
+				x AS (SELECT (s.opened - c.prev) / 1e6 AS open, s.gth / 1e6 AS gth, (c.stored_ns - s.gathered) / 1e6 AS store
+					FROM c JOIN s USING (combo_id) WHERE c.prev IS NOT NULL)"
+			split=''
+			for col in open gth store; do
+				# shellcheck disable=SC2046
+				set -- $(pq "$db" "$parts SELECT $col FROM x" 0.9)
+				split="$split${split:+/}$(printf '%.1f' "$1" 2>/dev/null || echo -)"
+			done
 			rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$WORK/rss" 2>/dev/null)
 			pct=$(awk -v c="$c50" 'BEGIN { if (c == "-") print "-"; else printf "%.2f %%", c / 2000 * 100 }')
 			printf '  %-4s %-5s %-6s %-22s %-22s %-18s %-10s %-9s %-7s %-18s %s\n' "$tool" "$np" "$l" \
