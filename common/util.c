@@ -198,3 +198,19 @@ int st_read_file(const char *path, char **out)
 	*out = buf;
 	return 0;
 }
+
+char *st_join_words(int n, char *const *words)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	char *s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, words[i]);
+	}
+	return s;
+}

@@ -79,4 +79,8 @@ void st_iso_time(int64_t wall_ns, char *buf, size_t n);
  * new NUL-terminated buffer *out (the caller frees it): 0, or -errno. */
 int st_read_file(const char *path, char **out);
 
+/* The n words joined by single spaces (a command line as stored), in a new
+ * string the caller frees; NULL: out of memory. */
+char *st_join_words(int n, char *const *words);
+
 #endif

@@ -28,7 +28,8 @@ const struct st_exit_status st_exit_statuses[4] = {
 			     "option given twice, an unknown run, a file that is not a store, a --db "
 			     "that is no file (:memory:, a file: URI), SQL that query cannot run, a "
 			     "run in which every combination would be skipped, a --resume of a run "
-			     "that is still running." },
+			     "that is still running (or of a --search halving run that another build "
+			     "planned otherwise)." },
 	{ ST_EXIT_ABORTED, "A run did not finish: a rank died or hung, a signal to a rank ended it, "
 			   "rank 0 went silent, or the store could not be written or was removed "
 			   "during the run. stcluster runs shows it aborted and --resume finishes it. "

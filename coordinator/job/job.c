@@ -512,22 +512,6 @@ static int count_hosts(const struct job *j)
 	return n;
 }
 
-static char *join_argv(int argc, char **argv)
-{
-	size_t len = 1;
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = calloc(1, len);
-	if (!s)
-		return NULL;
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 /* The run's id: a new one, made by rank 0 (a resumed run keeps its own,
  * which setup_config broadcast), to every rank; the run directory and the
  * --verify pattern's seed follow from it. */
@@ -667,14 +651,16 @@ static int store_file(const char *path, uint64_t *dev, uint64_t *ino, char *err,
 /* Rank 0 opens the store, holds the run's live lock (live.h) and stores
  * the run with its hosts (resuming: the seqs already stored, into
  * *stored); all agree it worked. 0, or the exit status after the message:
- * 2 another job runs this run (a second --resume), 3 the store failed. */
-static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int resuming,
-		     unsigned char **stored)
+ * 2 another job runs this run (a second --resume) or a halving run another
+ * build planned otherwise, 3 the store failed. */
+static int begin_run(struct job *j, int argc, char **argv, const struct st_search_plan *plan,
+		     int resuming, unsigned char **stored)
 {
 	char err[ST_ERR_MAX] = "";
+	uint64_t total = plan->runs;
 	int status = 0;
 	if (j->rank == 0) {
-		char *cmd = join_argv(argc, argv);
+		char *cmd = st_join_words(argc, argv);
 		st_watch_room_for_lifelines(j->size);
 		/* held once the store's file exists (the lock is known by it), before
 		 * the run's row does, so no reader sees it running unlocked */
@@ -695,6 +681,8 @@ static int begin_run(struct job *j, int argc, char **argv, uint64_t total, int r
 			.clock_offset_ns = j->offsets, .clock_rtt_ns = j->rtts,
 			.partners = j->partners, .resume = resuming,
 		};
+		if (!status && resuming)
+			status = st_search_check_resume(j, plan, err, sizeof(err));
 		if (status)
 			;
 		else if (st_store_begin_run(j->store, &rec, err, sizeof(err)) ||
@@ -926,7 +914,7 @@ static int run_job(struct job *j, int argc, char **argv)
 	st_search_plan(&j->cfg, &plan);
 	uint64_t total = plan.runs; /* a full sweep: combinations x iterations */
 	unsigned char *stored = NULL; /* rank 0, resuming: seq already stored */
-	int rc = begin_run(j, argc, argv, total, resuming, &stored);
+	int rc = begin_run(j, argc, argv, &plan, resuming, &stored);
 	if (rc) {
 		free(stored);
 		return rc;

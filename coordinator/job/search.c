@@ -22,9 +22,10 @@ enum { RUN_IT, SKIP_IT, STOP };
 
 /* Rank 0: the matrix indexes stage s measures into idx (*count of them):
  * stage 0 every one, a later stage the best of the stage before, as the
- * store ranks them. 0, or -1 after a message (the store failed). */
+ * store ranks them; said unless quiet or !say. 0, or -1 after a message
+ * (the store failed). */
 static int stage_members(struct job *j, const struct st_search_plan *p, int s, uint32_t *idx,
-			 uint64_t *count)
+			 uint64_t *count, int say)
 {
 	uint64_t keep = p->stage[s].keep;
 	if (s == 0) {
@@ -49,7 +50,7 @@ static int stage_members(struct job *j, const struct st_search_plan *p, int s, u
 	for (int64_t i = 0; i < got && *count < keep; i++)
 		if (r[i].score > 0)
 			idx[(*count)++] = r[i].index;
-	if (!j->quiet) {
+	if (say && !j->quiet) {
 		printf("stage %d of %d: the best %llu of stage %d's %lld (%.1f .. %.1f), %u run%s "
 		       "each at 1/%llu of the length\n",
 		       s, p->nstages - 1, (unsigned long long)*count, s - 1, (long long)got,
@@ -221,6 +222,74 @@ static int run_stage(struct job *j, const struct st_search_plan *p, int s, const
 	return 0;
 }
 
+/* The stage of p whose runs take seq (-1: none). */
+static int stage_of(const struct st_search_plan *p, uint64_t seq)
+{
+	for (int s = 0; s < p->nstages; s++)
+		if (seq >= p->stage[s].seq0 &&
+		    seq < p->stage[s].seq0 + p->stage[s].keep * p->stage[s].max_iterations)
+			return s;
+	return -1;
+}
+
+static int has_index(const uint32_t *idx, uint64_t count, uint32_t index)
+{
+	for (uint64_t k = 0; k < count; k++)
+		if (idx[k] == index)
+			return 1;
+	return 0;
+}
+
+int st_search_check_resume(struct job *j, const struct st_search_plan *p, char *err, size_t n)
+{
+	if (j->cfg.o[ST_OPT_SEARCH].v[0] != ST_SEARCH_HALVING)
+		return 0;
+	struct st_staged *row = calloc(p->runs + 1, sizeof(*row));
+	uint32_t *idx = calloc(p->stage[0].keep, sizeof(*idx));
+	if (!row || !idx)
+		st_die("out of memory");
+	/* one more than the plan has: a seq past its end is seen */
+	char version[64];
+	int64_t got = st_store_staged(j->store, j->run_id, row, p->runs + 1, version,
+				      sizeof(version), err, n);
+	int rc = got < 0 ? ST_EXIT_ABORTED : ST_EXIT_OK, members_of = 0;
+	uint64_t count = 0;
+	for (int64_t i = 0; rc == ST_EXIT_OK && i < got; i++) {
+		const struct st_staged *r = &row[i];
+		int s = stage_of(p, r->seq);
+		const struct st_search_stage *st = &p->stage[s < 0 ? 0 : s];
+		uint32_t it = st->first_iteration + (uint32_t)((r->seq - st->seq0) / st->keep);
+		if (s > 0 && s != members_of) {
+			/* the members it chooses again from the stage before, as stored */
+			if (stage_members(j, p, s, idx, &count, 0)) {
+				snprintf(err, n, "--resume: the stored stages of run %s could not be read",
+					 j->run_id);
+				rc = ST_EXIT_ABORTED;
+				break;
+			}
+			members_of = s;
+		}
+		if (s >= 0 && r->stage == s && r->iteration == it &&
+		    (s == 0 || has_index(idx, count, r->index)))
+			continue;
+		char want[96] = "no stage of its plan";
+		if (s >= 0)
+			snprintf(want, sizeof(want), "stage %d, iteration %u%s", s, it,
+				 s > 0 && !has_index(idx, count, r->index) ? ", another combination" : "");
+		snprintf(err, n,
+			 "--resume: run %s was begun by stcluster %s, whose --search halving planned "
+			 "otherwise: its seq %llu is stage %d, iteration %u (combination %u), where "
+			 "this build's has %s; resume it with the build that began it, or start a "
+			 "new run",
+			 j->run_id, version[0] ? version : "(unknown)", (unsigned long long)r->seq,
+			 r->stage, r->iteration, r->index, want);
+		rc = ST_EXIT_BAD_INPUT;
+	}
+	free(row);
+	free(idx);
+	return rc;
+}
+
 /* Rank 0, resuming a run with a wall-time budget: what its earlier parts
  * spent of it, as stored (each stored combination's own wall time), into
  * p->spent_ns. -1 after a message (the store failed). */
@@ -257,7 +326,7 @@ void st_search_sweep(struct job *j, const struct st_search_plan *plan, const uns
 			st_die("out of memory");
 	}
 	for (int s = 0; s < p->nstages; s++) {
-		int stop = j->rank == 0 && stage_members(j, p, s, idx, &count);
+		int stop = j->rank == 0 && stage_members(j, p, s, idx, &count, 1);
 		if (stop)
 			j->store_failed = 1;
 		MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -18,6 +18,15 @@
  * spent or a store write fails. stored: rank 0, resuming (seq stored). */
 void st_search_sweep(struct job *j, const struct st_search_plan *p, const unsigned char *stored);
 
+/* Rank 0, before a resumed run is changed: is each combination it stored
+ * where this build's plan p puts it (the stage and iteration of its seq; a
+ * later stage's combination one that stage chooses again from the stored
+ * figures)? A run begun by a build whose search plans otherwise would be
+ * resumed wrongly (each seq skipped as done, another combination's runs
+ * missing). 0 (also for a full sweep), 2 (err: what differs) or 3 (err:
+ * the store failed). */
+int st_search_check_resume(struct job *j, const struct st_search_plan *p, char *err, size_t n);
+
 /* --dry-run: the plan of stages and what of it the budget buys. */
 void st_search_print_plan(const struct st_config *cfg, FILE *out);
 

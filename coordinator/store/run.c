@@ -356,6 +356,40 @@ int st_store_end_run(struct st_store *s, const char *run_id, const char *status,
 	return -1;
 }
 
+int64_t st_store_staged(struct st_store *s, const char *run_id, struct st_staged *out,
+			uint64_t max, char *version, size_t vn, char *err, size_t n)
+{
+	sqlite3_stmt *st;
+	/* the run's row first (its version), then its combinations */
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT -1, -1, 0, 0, stcluster_version FROM run WHERE run_id = ?1 "
+			       "UNION ALL SELECT seq, stage, iteration, matrix_index, NULL FROM combo "
+			       "WHERE run_id = ?1 ORDER BY 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	st_db_bind_text(st, 1, run_id);
+	uint64_t got = 0;
+	int rc;
+	st_copy(version, vn, "");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && got < max)
+		if (sqlite3_column_int64(st, 0) < 0) {
+			const char *v = (const char *)sqlite3_column_text(st, 4);
+			st_copy(version, vn, v ? v : "");
+		} else
+			out[got++] = (struct st_staged){
+				.seq = (uint64_t)sqlite3_column_int64(st, 0),
+				.stage = sqlite3_column_type(st, 1) == SQLITE_NULL
+						 ? -1
+						 : sqlite3_column_int(st, 1),
+				.iteration = (uint32_t)sqlite3_column_int64(st, 2),
+				.index = (uint32_t)sqlite3_column_int64(st, 3),
+			};
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	return (int64_t)got;
+}
+
 /* One combination of a stage while it is ranked: the sum of the logs of
  * its phases' figures, how many, whether every run of it went well. */
 struct ranked {

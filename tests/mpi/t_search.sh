@@ -201,6 +201,48 @@ t_search_resume_continues_where_it_stopped() {
 	expect_eq "$(q s.db 'SELECT status FROM run')" complete "status" || return 1
 }
 
+# --resume of a halving run that another build planned otherwise is
+# refused (exit 2, one line, the store as it was), not run into the wrong
+# seqs: before 2572ddc the last stage ran each finalist's repeats one after
+# the other (seq 36, 37, 38: one finalist's iterations 2, 3, 4), where this
+# build runs them round by round (36, 37, 38: three finalists' iteration 2).
+# Resumed so, such a run measured one finalist twice at one iteration and
+# another never (tried with the older build itself). The older layout is
+# written into a cut store here; and a stage's combination that this build
+# would not choose again from the stored figures is refused the same way.
+t_search_resume_of_another_plan_is_refused() {
+	srch_surface
+	$ST $SRCH_ARGS --size 4m --null-surface "$T/planted.txt" --search halving \
+		--db "$T/s.db" --quiet >/dev/null || return 1
+	run=$(q s.db 'SELECT run_id FROM run')
+	expect_eq "$(q s.db 'SELECT MIN(seq) FROM combo WHERE stage = 2')" 36 "stage 2's first seq" || return 1
+	cp "$T/s.db" "$T/old.db"
+	cut_run old.db 39
+	sqlite3 "$T/old.db" "UPDATE combo SET iteration = 2 + (seq - 36) % 3 WHERE stage = 2" || return 1
+	sqlite3 "$T/old.db" .dump >before.sql
+	expect_exit 2 $ST --resume "$run" --db "$T/old.db" --quiet >out.txt 2>err.txt || return 1
+	sqlite3 "$T/old.db" .dump >after.sql
+	cmp -s before.sql after.sql || fail "the refused resume changed the store" || return 1
+	expect_eq "$(wc -l <err.txt)" 1 "lines of the refusal: $(cat err.txt)" || return 1
+	grep -q -- "--resume: run $run was begun by stcluster .*, whose --search halving planned otherwise: its seq 37 is stage 2, iteration 3 (combination [0-9]*), where this build's has stage 2, iteration 2" err.txt ||
+		fail "the refusal: $(cat err.txt)" || return 1
+	# stage 1 with a combination stage 0's figures do not put in it
+	cp "$T/s.db" "$T/m.db"
+	cut_run m.db 30
+	out=$(q m.db 'SELECT MIN(matrix_index) FROM combo WHERE stage = 0 AND matrix_index NOT IN
+		(SELECT matrix_index FROM combo WHERE stage = 1)')
+	sqlite3 "$T/m.db" "UPDATE combo SET matrix_index = $out WHERE seq = 28" || return 1
+	expect_exit 2 $ST --resume "$run" --db "$T/m.db" --quiet >out.txt 2>err.txt || return 1
+	grep -q "its seq 28 is stage 1, iteration 1 (combination $out), where this build's has stage 1, iteration 1, another combination" err.txt ||
+		fail "the refusal of stage 1: $(cat err.txt)" || return 1
+	# the same cut store as this build wrote it resumes, every (combination, iteration) once
+	cp "$T/s.db" "$T/ok.db"
+	cut_run ok.db 39
+	$ST --resume "$run" --db "$T/ok.db" --quiet >/dev/null || fail "resume of this build's run" || return 1
+	expect_eq "$(q ok.db 'SELECT COUNT(*) = COUNT(DISTINCT matrix_index || "." || iteration) FROM combo')" 1 \
+		"(combination, iteration) once each after the resume" || return 1
+}
+
 # a wall-time --budget counts, on --resume, the time the run's first part
 # spent (its stored combinations' own wall times): the first part stops at
 # its budget in stage 2, the store is cut back as a crash leaves it, and the
