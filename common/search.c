@@ -55,6 +55,29 @@ int st_search_check(const struct st_config *cfg, char *err, size_t n)
 	return 0;
 }
 
+static int64_t gcd(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The least common multiple of the matrix's blocks (0: past any --size; a
+ * combination whose --size is not above it keeps its own block's). */
+static int64_t size_unit(const struct st_config *cfg)
+{
+	const struct st_optval *b = &cfg->o[ST_OPT_BLOCK];
+	int64_t unit = 1;
+	for (int i = 0; i < b->n && unit && b->v[i] > 0; i++) {
+		unit = unit / gcd(unit, b->v[i]);
+		unit = unit > (1LL << 50) / b->v[i] ? 0 : unit * b->v[i];
+	}
+	return unit;
+}
+
 void st_search_plan(const struct st_config *cfg, struct st_search_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -68,6 +91,7 @@ void st_search_plan(const struct st_config *cfg, struct st_search_plan *p)
 		p->full_runs = p->min_full_runs = (double)p->runs;
 		return;
 	}
+	p->size_unit = size_unit(cfg);
 	uint64_t keep = combos;
 	p->stage[p->nstages++].keep = keep;
 	while (keep > ST_SEARCH_ETA && p->nstages < ST_SEARCH_STAGES) {
@@ -110,10 +134,12 @@ void st_search_scale(const struct st_search_plan *p, int s, struct st_combo *c)
 		return;
 	int64_t block = c->v[ST_OPT_BLOCK] > 0 ? c->v[ST_OPT_BLOCK] : 1;
 	int64_t *size = &c->v[ST_OPT_SIZE];
-	if (*size != ST_UNSET && *size > block) {
-		*size = *size / k / block * block;
-		if (*size < block)
-			*size = block;
+	int64_t unit = p->size_unit > 0 && p->size_unit % block == 0 ? p->size_unit : block;
+	if (*size != ST_UNSET && *size > unit) {
+		/* the nearest multiple of unit: never above the whole (k >= 3) */
+		*size = (*size / k + unit / 2) / unit * unit;
+		if (*size < unit)
+			*size = unit;
 	}
 	int64_t *rt = &c->v[ST_OPT_RUNTIME];
 	if (*rt != ST_UNSET && *rt > 0)

@@ -5,7 +5,10 @@
  * seqs and iteration numbers they take, and what --budget allows.
  *
  * Stage 0 measures every combination once at 1/3^S of its length (--size,
- * --runtime and --files scaled, at least one block, 0.1 s, one file); each
+ * --runtime and --files scaled, at least one block, 0.1 s, one file; the
+ * size the nearest multiple of every --block of the matrix, the same for
+ * every combination of the stage: a shorter phase of one block size and a
+ * longer one of another are not ranked as alike); each
  * later stage keeps the best third (rounded up) of the one before, 3 times
  * longer, until at most 3 remain: the last stage S measures them at full
  * length in rounds, each finalist once a round: max(--iterations, 3)
@@ -50,6 +53,10 @@ struct st_search_plan {
 	int64_t budget_runs;  /* --budget N; 0: none */
 	int64_t budget_ns;    /* --budget DURATION; 0: none */
 	int64_t spent_ns;     /* of it, what a resumed run's earlier parts took */
+	int64_t size_unit;    /* a shortened --size is a multiple of it: the least
+			       * common multiple of the matrix's --block values, so
+			       * that every combination of a stage moves the same
+			       * bytes (0: none below --size; each its own block) */
 };
 
 /* --budget's text: a plain number is N combination-runs (>= 1), a number

@@ -269,13 +269,21 @@ int st_search_check_resume(struct job *j, const struct st_search_plan *p, char *
 			}
 			members_of = s;
 		}
-		if (s >= 0 && r->stage == s && r->iteration == it &&
-		    (s == 0 || has_index(idx, count, r->index)))
+		struct st_combo c = { .v[ST_OPT_SIZE] = r->size };
+		int member = r->index < p->stage[0].keep && (s == 0 || has_index(idx, count, r->index));
+		if (member) {
+			st_plan_combo(&j->cfg, r->index, &c);
+			st_search_scale(p, s < 0 ? 0 : s, &c);
+		}
+		if (s >= 0 && r->stage == s && r->iteration == it && member &&
+		    c.v[ST_OPT_SIZE] == r->size)
 			continue;
-		char want[96] = "no stage of its plan";
+		char want[128] = "no stage of its plan";
 		if (s >= 0)
 			snprintf(want, sizeof(want), "stage %d, iteration %u%s", s, it,
-				 s > 0 && !has_index(idx, count, r->index) ? ", another combination" : "");
+				 !member			? ", another combination"
+				 : c.v[ST_OPT_SIZE] != r->size ? ", another --size"
+								: "");
 		snprintf(err, n,
 			 "--resume: run %s was begun by stcluster %s, whose --search halving planned "
 			 "otherwise: its seq %llu is stage %d, iteration %u (combination %u), where "

@@ -362,8 +362,8 @@ int64_t st_store_staged(struct st_store *s, const char *run_id, struct st_staged
 	sqlite3_stmt *st;
 	/* the run's row first (its version), then its combinations */
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT -1, -1, 0, 0, stcluster_version FROM run WHERE run_id = ?1 "
-			       "UNION ALL SELECT seq, stage, iteration, matrix_index, NULL FROM combo "
+			       "SELECT -1, -1, 0, 0, stcluster_version, NULL FROM run WHERE run_id = ?1 "
+			       "UNION ALL SELECT seq, stage, iteration, matrix_index, NULL, size FROM combo "
 			       "WHERE run_id = ?1 ORDER BY 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
@@ -383,6 +383,9 @@ int64_t st_store_staged(struct st_store *s, const char *run_id, struct st_staged
 						 : sqlite3_column_int(st, 1),
 				.iteration = (uint32_t)sqlite3_column_int64(st, 2),
 				.index = (uint32_t)sqlite3_column_int64(st, 3),
+				.size = sqlite3_column_type(st, 5) == SQLITE_NULL
+						? ST_UNSET
+						: sqlite3_column_int64(st, 5),
 			};
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)

@@ -142,13 +142,15 @@ int64_t st_store_stage_runs(struct st_store *s, const char *run_id, int stage, u
 			    struct st_stage_run *out, uint64_t max, char *err, size_t n);
 
 /* --resume of a --search halving run: each stored combination's seq,
- * stage (-1: none), iteration and matrix index, by seq, at most max into
+ * stage (-1: none), iteration, matrix index and size (ST_UNSET: none), by
+ * seq, at most max into
  * out, and the stcluster that began the run into version (vn bytes); the
  * count, or -1 with err. */
 struct st_staged {
 	uint64_t seq;
 	int stage;
 	uint32_t iteration, index;
+	int64_t size;
 };
 int64_t st_store_staged(struct st_store *s, const char *run_id, struct st_staged *out,
 			uint64_t max, char *version, size_t vn, char *err, size_t n);

@@ -3,8 +3,10 @@
 # sweep over real NFS traffic, in a lab of our own (tests/lab/lab.sh: 2 client hosts and one
 # server host running nfs-ganesha, its link shaped to SL_RATE both ways), with the libnfs engine.
 #
-# The matrix: --block 64k,1m x --iodepth 1,8 x --nconnect 1,2 x --rwsize 64k,1m (16
-# combinations), --size SL_SIZE per client, write then read. Once the full sweep with
+# The matrix (SL_MATRIX): --block 64k,256k,1m x --iodepth 1,2,8,16 x --nconnect 1,2 x --rwsize
+# 64k,256k,1m (72 combinations, within the 64-512 of tests/bench/search.sh's surfaces; at 16,
+# the first matrix here, the last stage alone is 6-12 of the full sweep's 48 runs, 12-25 %),
+# --size SL_SIZE per client, write then read. Once the full sweep with
 # --iterations 3 (the truth, as the search measures: a combination's figure is the geometric
 # mean over its phases of its mean aggregate), then SL_REPS halving runs (no --budget: the
 # plan whole), one after another. Per halving run: its pick (the last stage's best by that
@@ -15,7 +17,8 @@
 # sweep's. On a shaped link many combinations sit at its rate: several are the best within
 # noise, which is what the search has to find.
 #
-# Knobs: SL_RATE (400mbit), SL_SIZE (16m), SL_REPS (3), STCLUSTER (./stcluster). Needs root
+# Knobs: SL_RATE (400mbit), SL_SIZE (16m), SL_REPS (3), SL_MATRIX (the matrix's options, any
+# of block, iodepth, nconnect, rwsize, threads, vers), STCLUSTER (./stcluster). Needs root
 # (network namespaces). It brings its lab up with a prefix and subnet of its own and takes it
 # down on exit; it ends no process it did not start.
 set -u
@@ -54,7 +57,7 @@ echo "--search halving against the full sweep, libnfs over a link shaped to $RAT
 own_lab sl --clients 2 --slots 1 --rate "$RATE" --export "$EXPORT"
 URL=$(cat "$LABDIR/nfs_url")
 printf '%s-c1 slots=1\n%s-c2 slots=1\n' "$PREFIX" "$PREFIX" >"$WORK/hf"
-MATRIX="--block 64k,1m --iodepth 1,8 --nconnect 1,2 --rwsize 64k,1m"
+MATRIX=${SL_MATRIX:-"--block 64k,256k,1m --iodepth 1,2,8,16 --nconnect 1,2 --rwsize 64k,256k,1m"}
 
 # sweep DB EXTRA...: the matrix on both clients; its wall time in ms on stdout
 sweep() {
@@ -80,10 +83,10 @@ while [ "$r" -lt "$REPS" ]; do
 done
 echo "  done  [$(load)]"
 
-FULL_MS=$full_ms WORK=$WORK python3 - <<'PY'
+FULL_MS=$full_ms WORK=$WORK MATRIX=$MATRIX python3 - <<'PY'
 import math, os, sqlite3, statistics
 work = os.environ['WORK']
-KEYS = ('block', 'iodepth', 'nconnect', 'rwsize')
+KEYS = tuple(w[2:] for w in os.environ['MATRIX'].split() if w.startswith('--'))
 
 def figures(db, last_stage):
     """per combination (its options): the geometric mean over its phases of the
@@ -98,7 +101,8 @@ def figures(db, last_stage):
     for row in con.execute('SELECT %s, p.phase, p.agg_mbps FROM combo c JOIN phase_summary p '
                            'USING (combo_id) WHERE p.status = \'ok\' %s' % (
                                ', '.join('c.' + k for k in KEYS), where)):
-        runs.setdefault(tuple(row[:4]), {}).setdefault(row[4], []).append(row[5])
+        runs.setdefault(tuple(row[:len(KEYS)]), {}).setdefault(row[len(KEYS)], []).append(
+            row[len(KEYS) + 1])
     out = {}
     for k, ph in runs.items():
         if len(ph) == 2:
@@ -132,13 +136,22 @@ print()
 print('  %-4s %-50s %-9s %-8s %-12s %-10s %-10s' % ('run', 'pick', 'MB/s', 'of best', 'within noise',
       'runs', 'span, wall'))
 full_ms = float(os.environ['FULL_MS'])
+within, spans, walls = 0, [], []
 for i, line in enumerate(open(os.path.join(work, 'halving'))):
     db, ms = line.split()
     h, hspan, hn = figures(db, True)
     pick = max(h, key=lambda k: h[k][0])
     share = full[pick][0] / full[best][0]
     plo, phi = geo_range(full[pick][1])
+    within += phi >= blo
+    spans.append(hspan / fspan)
+    walls.append(float(ms) / full_ms)
     print('  %-4d %-50s %-9.1f %-8.2f %-12s %-10s %.2f, %.2f' % (
         i + 1, name(pick), full[pick][0], share, 'yes' if phi >= blo else 'NO',
-        '%d/%d' % (hn, fn), hspan / fspan, float(ms) / full_ms))
+        '%d/%d' % (hn, fn), spans[-1], walls[-1]))
+print()
+print('  %d of %d picks within the full sweep\'s noise of its best; phase time %.2f [%.2f-%.2f], '
+      'wall time %.2f [%.2f-%.2f] of the full sweep\'s (median [range])' % (
+          within, len(spans), statistics.median(spans), min(spans), max(spans),
+          statistics.median(walls), min(walls), max(walls)))
 PY

@@ -235,6 +235,14 @@ t_search_resume_of_another_plan_is_refused() {
 	expect_exit 2 $ST --resume "$run" --db "$T/m.db" --quiet >out.txt 2>err.txt || return 1
 	grep -q "its seq 28 is stage 1, iteration 1 (combination $out), where this build's has stage 1, iteration 1, another combination" err.txt ||
 		fail "the refusal of stage 1: $(cat err.txt)" || return 1
+	# stage 0 with a run shorter than this build makes it (an older build
+	# made a stage's --size a multiple of each combination's own block)
+	cp "$T/s.db" "$T/z.db"
+	cut_run z.db 20
+	sqlite3 "$T/z.db" "UPDATE combo SET size = size - 65536 WHERE seq = 5" || return 1
+	expect_exit 2 $ST --resume "$run" --db "$T/z.db" --quiet >out.txt 2>err.txt || return 1
+	grep -q "its seq 5 is stage 0, iteration 0 (combination [0-9]*), where this build's has stage 0, iteration 0, another --size" err.txt ||
+		fail "the refusal of a shorter stage 0: $(cat err.txt)" || return 1
 	# the same cut store as this build wrote it resumes, every (combination, iteration) once
 	cp "$T/s.db" "$T/ok.db"
 	cut_run ok.db 39

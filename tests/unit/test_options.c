@@ -361,6 +361,22 @@ static void halving_plan(void)
 	CHECK(st_search_budget("0", &runs, &ns, err, sizeof(err)) == -1);
 	CHECK(st_search_budget("xyz", &runs, &ns, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "--budget: invalid value 'xyz'") == err);
+	/* blocks of 4k and 12k: every stage-0 run moves the same bytes, the
+	 * nearest multiple of both (12k) to 1m / 27 (37.9k): 36k */
+	st_config_defaults(c);
+	CHECK(set(c, "block", "4k,12k", err) == 0 && set(c, "size", "1m", err) == 0);
+	CHECK(set(c, "threads", "1,2,3", err) == 0 && set(c, "rsize", "64k,256k,1m", err) == 0);
+	CHECK(set(c, "nconnect", "1,2,4", err) == 0 && set(c, "search", "halving", err) == 0);
+	st_search_plan(c, &p);
+	CHECK(p.size_unit == 12 * 1024 && p.stage[0].scale == 27);
+	int blocks = 0;
+	for (uint32_t i = 0; i < 54; i++) {
+		st_plan_combo(c, i, &k);
+		blocks |= k.v[ST_OPT_BLOCK] == 4096 ? 1 : k.v[ST_OPT_BLOCK] == 12288 ? 2 : 4;
+		st_search_scale(&p, 0, &k);
+		CHECK(k.v[ST_OPT_SIZE] == 36 * 1024);
+	}
+	CHECK(blocks == 3);
 	free(c);
 }
 
