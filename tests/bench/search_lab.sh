@@ -17,6 +17,7 @@
 # sweep's. On a shaped link many combinations sit at its rate: several are the best within
 # noise, which is what the search has to find.
 #
+# At the end, `stcluster advise` of the first halving run.
 # Knobs: SL_RATE (400mbit), SL_SIZE (16m), SL_REPS (3), SL_MATRIX (the matrix's options, any
 # of block, iodepth, nconnect, rwsize, threads, vers), STCLUSTER (./stcluster). Needs root
 # (network namespaces). It brings its lab up with a prefix and subnet of its own and takes it
@@ -155,3 +156,7 @@ print('  %d of %d picks within the full sweep\'s noise of its best; phase time %
           within, len(spans), statistics.median(spans), min(spans), max(spans),
           statistics.median(walls), min(walls), max(walls)))
 PY
+# what the admin reads after the first halving run: advise, as a user runs it
+echo
+echo "  stcluster advise of halving run 1:"
+"$ST" advise --db "$WORK/h0.db" | sed 's/^/    /'
