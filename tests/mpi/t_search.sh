@@ -210,39 +210,41 @@ t_search_resume_continues_where_it_stopped() {
 # another never (tried with the older build itself). The older layout is
 # written into a cut store here; and a stage's combination that this build
 # would not choose again from the stored figures is refused the same way.
+# srch_refused CUT SQL WHAT PATTERN: s.db cut back to CUT seqs (a crash),
+# changed by SQL, is refused on --resume: exit 2, one line matching
+# PATTERN, the store's rows as they were
+srch_refused() {
+	cp "$T/s.db" "$T/r.db"
+	cut_run r.db "$1"
+	sqlite3 "$T/r.db" "$2" || return 1
+	sqlite3 "$T/r.db" .dump >before.sql
+	expect_exit 2 $ST --resume "$run" --db "$T/r.db" --quiet >out.txt 2>err.txt || return 1
+	sqlite3 "$T/r.db" .dump >after.sql
+	cmp -s before.sql after.sql || fail "$3: the refused resume changed the store" || return 1
+	expect_eq "$(wc -l <err.txt)" 1 "$3: lines of the refusal: $(cat err.txt)" || return 1
+	grep -q -- "$4" err.txt || fail "$3: the refusal: $(cat err.txt)"
+}
+
 t_search_resume_of_another_plan_is_refused() {
 	srch_surface
 	$ST $SRCH_ARGS --size 4m --null-surface "$T/planted.txt" --search halving \
 		--db "$T/s.db" --quiet >/dev/null || return 1
 	run=$(q s.db 'SELECT run_id FROM run')
 	expect_eq "$(q s.db 'SELECT MIN(seq) FROM combo WHERE stage = 2')" 36 "stage 2's first seq" || return 1
-	cp "$T/s.db" "$T/old.db"
-	cut_run old.db 39
-	sqlite3 "$T/old.db" "UPDATE combo SET iteration = 2 + (seq - 36) % 3 WHERE stage = 2" || return 1
-	sqlite3 "$T/old.db" .dump >before.sql
-	expect_exit 2 $ST --resume "$run" --db "$T/old.db" --quiet >out.txt 2>err.txt || return 1
-	sqlite3 "$T/old.db" .dump >after.sql
-	cmp -s before.sql after.sql || fail "the refused resume changed the store" || return 1
-	expect_eq "$(wc -l <err.txt)" 1 "lines of the refusal: $(cat err.txt)" || return 1
-	grep -q -- "--resume: run $run was begun by stcluster .*, whose --search halving planned otherwise: its seq 37 is stage 2, iteration 3 (combination [0-9]*), where this build's has stage 2, iteration 2" err.txt ||
-		fail "the refusal: $(cat err.txt)" || return 1
+	srch_refused 39 "UPDATE combo SET iteration = 2 + (seq - 36) % 3 WHERE stage = 2" "stage 2" \
+		"--resume: run $run was begun by stcluster .*, whose --search halving planned otherwise: its seq 37 is stage 2, iteration 3 (combination [0-9]*), where this build's has stage 2, iteration 2" ||
+		return 1
 	# stage 1 with a combination stage 0's figures do not put in it
-	cp "$T/s.db" "$T/m.db"
-	cut_run m.db 30
-	out=$(q m.db 'SELECT MIN(matrix_index) FROM combo WHERE stage = 0 AND matrix_index NOT IN
+	out=$(q s.db 'SELECT MIN(matrix_index) FROM combo WHERE stage = 0 AND matrix_index NOT IN
 		(SELECT matrix_index FROM combo WHERE stage = 1)')
-	sqlite3 "$T/m.db" "UPDATE combo SET matrix_index = $out WHERE seq = 28" || return 1
-	expect_exit 2 $ST --resume "$run" --db "$T/m.db" --quiet >out.txt 2>err.txt || return 1
-	grep -q "its seq 28 is stage 1, iteration 1 (combination $out), where this build's has stage 1, iteration 1, another combination" err.txt ||
-		fail "the refusal of stage 1: $(cat err.txt)" || return 1
+	srch_refused 30 "UPDATE combo SET matrix_index = $out WHERE seq = 28" "stage 1" \
+		"its seq 28 is stage 1, iteration 1 (combination $out), where this build's has stage 1, iteration 1, another combination" ||
+		return 1
 	# stage 0 with a run shorter than this build makes it (an older build
 	# made a stage's --size a multiple of each combination's own block)
-	cp "$T/s.db" "$T/z.db"
-	cut_run z.db 20
-	sqlite3 "$T/z.db" "UPDATE combo SET size = size - 65536 WHERE seq = 5" || return 1
-	expect_exit 2 $ST --resume "$run" --db "$T/z.db" --quiet >out.txt 2>err.txt || return 1
-	grep -q "its seq 5 is stage 0, iteration 0 (combination [0-9]*), where this build's has stage 0, iteration 0, another --size" err.txt ||
-		fail "the refusal of a shorter stage 0: $(cat err.txt)" || return 1
+	srch_refused 20 "UPDATE combo SET size = size - 65536 WHERE seq = 5" "stage 0" \
+		"its seq 5 is stage 0, iteration 0 (combination [0-9]*), where this build's has stage 0, iteration 0, another --size" ||
+		return 1
 	# the same cut store as this build wrote it resumes, every (combination, iteration) once
 	cp "$T/s.db" "$T/ok.db"
 	cut_run ok.db 39
