@@ -151,6 +151,19 @@ once_vm_sweep_on_the_kernel_client_with_the_server_rank() {
 		fail "the report shows the RPC mix and the flag: $(head -3 w.csv)" || return 1
 	$ST report --db s.db --html r.html || return 1
 	grep -q "What went over the wire" r.html && grep -q 'class="flag"' r.html || fail "the html report's wire section" || return 1
+	# advise names the kernel mount line to paste: -o the write phase's best combination as
+	# stored (one iteration: its mean is its one figure), the server's export, the target
+	$ST advise --db s.db --phase write >adv.txt || return 1
+	use=$(sed -n 's/^ *use  *//p' adv.txt)
+	best=$(q s.db "SELECT 'vers=' || vers || ' rsize=' || rsize || ' ' || sync || ' ' || hard FROM result
+		WHERE phase = 'write' ORDER BY agg_mbps DESC LIMIT 1")
+	case $use in "mount -t nfs -o "*" $VMLAB_SERVER:/export $VMLAB_TARGET"*) ;; *)
+		fail "advise's line is no kernel mount of the export: $(cat adv.txt)"; return 1 ;; esac
+	opts=,$(echo "$use" | awk '{ print $5 }'),
+	for w in $best; do
+		case $opts in *",$w,"*) ;; *) fail "advise's -o lacks $w of the best ($best): $use"; return 1 ;; esac
+	done
+	echo "advise: $use"
 	nothing_mounted "after the run" || return 1
 	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
 }
