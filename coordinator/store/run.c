@@ -360,33 +360,32 @@ int64_t st_store_staged(struct st_store *s, const char *run_id, struct st_staged
 			uint64_t max, char *version, size_t vn, char *err, size_t n)
 {
 	sqlite3_stmt *st;
-	/* the run's row first (its version), then its combinations */
+	st_copy(version, vn, "");
+	if (sqlite3_prepare_v2(s->db, "SELECT stcluster_version FROM run WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
+	st_db_bind_text(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		st_copy(version, vn, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT -1, -1, 0, 0, stcluster_version, NULL FROM run WHERE run_id = ?1 "
-			       "UNION ALL SELECT seq, stage, iteration, matrix_index, NULL, size FROM combo "
-			       "WHERE run_id = ?1 ORDER BY 1",
+			       "SELECT seq, stage, iteration, matrix_index, size FROM combo "
+			       "WHERE run_id = ? ORDER BY seq",
 			       -1, &st, NULL) != SQLITE_OK)
 		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
 	st_db_bind_text(st, 1, run_id);
 	uint64_t got = 0;
 	int rc;
-	st_copy(version, vn, "");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && got < max)
-		if (sqlite3_column_int64(st, 0) < 0) {
-			const char *v = (const char *)sqlite3_column_text(st, 4);
-			st_copy(version, vn, v ? v : "");
-		} else
-			out[got++] = (struct st_staged){
-				.seq = (uint64_t)sqlite3_column_int64(st, 0),
-				.stage = sqlite3_column_type(st, 1) == SQLITE_NULL
-						 ? -1
-						 : sqlite3_column_int(st, 1),
-				.iteration = (uint32_t)sqlite3_column_int64(st, 2),
-				.index = (uint32_t)sqlite3_column_int64(st, 3),
-				.size = sqlite3_column_type(st, 5) == SQLITE_NULL
-						? ST_UNSET
-						: sqlite3_column_int64(st, 5),
-			};
+		out[got++] = (struct st_staged){
+			.seq = (uint64_t)sqlite3_column_int64(st, 0),
+			.stage = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1
+									  : sqlite3_column_int(st, 1),
+			.iteration = (uint32_t)sqlite3_column_int64(st, 2),
+			.index = (uint32_t)sqlite3_column_int64(st, 3),
+			.size = sqlite3_column_type(st, 4) == SQLITE_NULL ? ST_UNSET
+									  : sqlite3_column_int64(st, 4),
+		};
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return st_db_fail(err, n, "store: %s", sqlite3_errmsg(s->db));
