@@ -32,14 +32,19 @@
 # sys_cpu of job_runtime, without io-wq) of the engine that works as stcluster does at that
 # depth: psync at depth 1 (stcluster's pread/pwrite: the copy in the thread; fio's io_uring
 # there hands a buffered call to io-wq), io_uring with fixedbufs above; both in us per MB,
-# "less" where stcluster's range is below fio's. stcluster's writes fill each block anew (its
-# --data: a block's bytes a function of its offset), fio's write one buffer filled once. Figures made under load (load > CPUs / 2) say
-# more about the scheduler than about the queue: rerun them on a quiet machine.
+# "less" where stcluster's range is below fio's. What the writes write, AIO_DATA: default,
+# stcluster's --data random (each block filled anew: a block's bytes a function of its offset,
+# no two alike) against fio's default (one buffer filled once, a few bytes of it changed per
+# block); unique, the same against fio --refill_buffers=1 (every block filled anew by both);
+# zero, stcluster --data zero against fio --zero_buffers=1 (neither fills). Figures made under
+# load (load > CPUs / 2) say more about the scheduler than about the queue: rerun them on a
+# quiet machine.
 #
 # Knobs: AIO_DEPTHS ("1 8 32"), AIO_REPS (5), AIO_SIZE (128m: the file), AIO_FS ("tmpfs ext4";
 # also vmnfs), AIO_IOR (none), AIO_BACKING_DIR (/var/tmp: where the ext4 image lives),
 # AIO_VM_DEPTHS, AIO_VM_SIZE, AIO_GUEST_FIO, AIO_KINDS ("4k 1m": the 4 KiB random pair, the
-# 1 MiB sequential pair, or one of them), AIO_BASELINE (none), STCLUSTER.
+# 1 MiB sequential pair, or one of them), AIO_BASELINE (none), AIO_DATA (default; unique,
+# zero), STCLUSTER.
 # Everything it creates (mounts, the loop device, the image, work files) is removed on exit.
 
 set -u
@@ -58,6 +63,14 @@ VM_DEPTHS=${AIO_VM_DEPTHS:-"1 8"}
 KINDS=${AIO_KINDS:-"4k 1m"}
 # kind K: 0 when AIO_KINDS has K
 kind() { case " $KINDS " in *" $1 "*) return 0 ;; esac; return 1; }
+DATA=${AIO_DATA:-default}
+# stcluster's --data and fio's buffer option for writes, by AIO_DATA
+case $DATA in
+default) ST_DATA=random FIO_FILL='' ;;
+unique) ST_DATA=random FIO_FILL=--refill_buffers=1 ;;
+zero) ST_DATA=zero FIO_FILL=--zero_buffers=1 ;;
+*) echo "aio bench: AIO_DATA=$DATA: one of default, unique, zero" >&2; exit 2 ;;
+esac
 VM_SIZE=${AIO_VM_SIZE:-16m}
 GUEST_FIO=${AIO_GUEST_FIO:-}
 BASE_SRC=${AIO_BASELINE:-}
@@ -122,7 +135,7 @@ run_st() {
 	db=$SCR/st.db
 	$ON rm -f "$db"
 	$ON $STENV "$1" --engine posix --target "$2" --direct "$3" --iodepth "$4" --block "$5" --size "$SIZE" \
-		--phases "$6" --fsync on --bind none --db "$db" --quiet >"$WORK/st.out" 2>&1 ||
+		--phases "$6" --fsync on --bind none --data "$ST_DATA" --db "$db" --quiet >"$WORK/st.out" 2>&1 ||
 		{ sed 's/^/    st: /' "$WORK/st.out" | tail -3 >&2; return 1; }
 	col=iops
 	[ "$5" = 1m ] && col=agg_mbps
@@ -156,7 +169,7 @@ run_fio() {
 	# creates its file inside the timed phase; fio would otherwise fallocate it first)
 	# random writes overwrite a file laid out before, as stcluster's randwrite does
 	fsync=""
-	case $5 in write) fsync="--end_fsync=1 --fallocate=none" ;; randwrite) fsync=--end_fsync=1 ;; esac
+	case $5 in write) fsync="--end_fsync=1 --fallocate=none $FIO_FILL" ;; randwrite) fsync="--end_fsync=1 $FIO_FILL" ;; esac
 	if [ "$5" != write ]; then # lay it out first, untimed
 		$ON "$FIO" --name=lay --directory="$1" --filename=fio.0 --rw=write --bs=1m --size="$SIZE" \
 			--ioengine=psync --direct="$2" >/dev/null 2>&1
@@ -263,25 +276,8 @@ run_tool() {
 	esac
 }
 
-# standing A B [MORE LESS]: how the figures under key A stand to those under key B: "within
-# noise" when their ranges overlap, else MORE (ahead) or LESS (behind) by the medians; "-" when
-# either is missing
-standing() {
-	if [ "$(med "$1")" = nan ] || [ "$(med "$2")" = nan ]; then
-		echo "-"
-	elif [ "$(overlap "$1" "$2")" = "*" ]; then
-		echo "within noise"
-	else
-		awk -v a="$(med "$1")" -v b="$(med "$2")" -v m="${3:-ahead}" -v l="${4:-behind}" \
-			'BEGIN { print (a + 0 > b + 0 ? m : l) }'
-	fi
-}
-
-# cell KEY: "median [min-max]"
-cell() { echo "$(fmt "$(med "$1")") [$(range "$1")]"; }
-
 echo "stcluster posix queue vs fio  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $("$ST" --version | head -n 1), $(fio --version)$([ -n "$IOR" ] && echo ", IOR $IOR")$([ -n "$ST0" ] && echo ", baseline $("$ST0" --version | head -n 1)")"
-echo "$(uname -r), $(nproc) CPUs; file $SIZE, one thread; each pair $REPS times, tools interleaved; 4k: IOPS, 1m: MB/s (10^6); depths: $DEPTHS"
+echo "$(uname -r), $(nproc) CPUs; file $SIZE, one thread; each pair $REPS times, tools interleaved; 4k: IOPS, 1m: MB/s (10^6); depths: $DEPTHS; writes: AIO_DATA=$DATA (stcluster --data $ST_DATA, fio ${FIO_FILL:-its default buffers})"
 for fs in $FSES; do
 	mount_fs "$fs"
 	echo

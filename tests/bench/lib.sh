@@ -58,6 +58,23 @@ overlap() {
 		END { if ((a in lo) && (b in lo) && lo[a] <= hi[b] && lo[b] <= hi[a]) print "*" }' "$WORK/results"
 }
 
+# standing A B [MORE LESS]: how the figures under key A stand to those under key B: "within
+# noise" when their ranges overlap, else MORE (ahead) or LESS (behind) by the medians; "-" when
+# either is missing
+standing() {
+	if [ "$(med "$1")" = nan ] || [ "$(med "$2")" = nan ]; then
+		echo "-"
+	elif [ "$(overlap "$1" "$2")" = "*" ]; then
+		echo "within noise"
+	else
+		awk -v a="$(med "$1")" -v b="$(med "$2")" -v m="${3:-ahead}" -v l="${4:-behind}" \
+			'BEGIN { print (a + 0 > b + 0 ? m : l) }'
+	fi
+}
+
+# cell KEY: "median [min-max]"
+cell() { echo "$(fmt "$(med "$1")") [$(range "$1")]"; }
+
 fmt() { awk -v v="$1" 'BEGIN { if (v == "nan") print "-"; else printf "%.0f\n", v }'; }
 
 # rotate a word list by k: rot "a b c" 1 -> "b c a"

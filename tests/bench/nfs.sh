@@ -9,10 +9,19 @@
 # One nfs-ganesha (tests/lab/ganesha.sh) serves a fresh directory under
 # /var/tmp (a real disk) on 127.0.0.1 with non-default ports; every tool talks
 # to that same server in the same run. Each figure is the median of NFS_REPS
-# repeats, the tools interleaved and their order rotated every repeat. The
-# target printed is stcluster >= 1.1 x fio at equal depth. A MISS is
-# information, not a failure: the exit status is 0 unless the suite itself
-# could not run. See tests/bench/README.md.
+# repeats [min-max], the tools interleaved and their order rotated every
+# repeat, the 1-minute load before and after each pair (a depth's runs of a
+# workload) printed and its range beside the figures. stcluster against fio:
+# the ratio of the medians and "ahead", "behind" or "within noise" (the
+# ranges overlap). The write twice: the whole phase (its COMMIT, the
+# server's flush, included) and its data calls alone (phase_tail's
+# calls_mbps: to the last WRITE's reply), which is what fio's figure is (its
+# nfs engine closes the file, the COMMIT, after it took the time). CPU like
+# for like: stcluster's I/O thread (phase_cpu.io_cpu_us_per_mb,
+# RUSAGE_THREAD; libnfs runs in it) against fio's job thread (usr_cpu +
+# sys_cpu of job_runtime), and stcluster's whole process beside them. The
+# exit status is 0 unless the suite itself could not run. See
+# tests/bench/README.md.
 #
 # fio: Debian's fio is built without libnfs (fio --enghelp=nfs: "engine nfs
 # not loadable"). Give a fio built with its nfs engine in FIO_NFS=/path/to/fio
@@ -149,6 +158,17 @@ fio_nfs() {
 	return 0
 }
 
+# pair_load KEY WHAT before|after: the 1-minute load printed, and kept under KEY.load
+pair_load() {
+	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
+	echo "  repeat $((r + 1)), depth ${1#?}, $2 pair: $3 [$(load)]"
+}
+# lrange KEY: the load's "min-max" (2 decimals) under KEY.load
+lrange() {
+	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
+		END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }' "$WORK/results"
+}
+
 # nfs-cp SRC DST, timed from outside (process start, mount and the final COMMIT included)
 CP_ERRS=0
 cp_run() {
@@ -248,15 +268,19 @@ while [ "$r" -lt "$REPS" ]; do
 		# ---- 1 MiB sequential write + read
 		tools="st fio"
 		[ "$d" = 1 ] && tools="st fio cp"
+		pair_load s$d "1 MiB sequential" before
 		for tool in $(rot "$tools" "$r"); do
 			case $tool in
 			st)
 				db=$WORK/seq-$d-$r.db
 				if st_run "$db" --block 1m --size "$SIZE" --phases write,read --sync async --iodepth "$d"; then
 					putv "s$d.st.write" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'write'")"
+					putv "s$d.st.wcalls" "$(stq "$db" "SELECT calls_mbps FROM phase_tail WHERE phase = 'write'")"
 					putv "s$d.st.read" "$(stq "$db" "SELECT agg_mbps FROM result WHERE phase = 'read'")"
 					putv "s$d.st.wcpu" "$(stq "$db" "SELECT cpu_us * 1.0 / ops FROM result WHERE phase = 'write'")"
 					putv "s$d.st.rcpu" "$(stq "$db" "SELECT cpu_us * 1.0 / ops FROM result WHERE phase = 'read'")"
+					putv "s$d.st.wio" "$(stq "$db" "SELECT io_cpu_us_per_mb * 1.048576 FROM phase_cpu WHERE phase = 'write'")"
+					putv "s$d.st.rio" "$(stq "$db" "SELECT io_cpu_us_per_mb * 1.048576 FROM phase_cpu WHERE phase = 'read'")"
 					[ "$r" = 0 ] && put "s$d.st.opts" "$(stq "$db" "SELECT mount_options FROM combo" | tr ' ' '_')"
 				fi
 				;;
@@ -289,7 +313,9 @@ while [ "$r" -lt "$REPS" ]; do
 			esac
 			settle
 		done
+		pair_load s$d "1 MiB sequential" after
 		# ---- 4 KiB random read
+		pair_load r$d "4 KiB random read" before
 		for tool in $(rot "st fio" "$r"); do
 			case $tool in
 			st)
@@ -297,6 +323,7 @@ while [ "$r" -lt "$REPS" ]; do
 				if st_run "$db" --block 4k --size "$RR_SIZE" --phases randread --sync async --iodepth "$d"; then
 					putv "r$d.st.iops" "$(stq "$db" "SELECT iops FROM result WHERE phase = 'randread'")"
 					putv "r$d.st.cpu" "$(stq "$db" "SELECT cpu_us * 1.0 / ops FROM result WHERE phase = 'randread'")"
+					putv "r$d.st.io" "$(stq "$db" "SELECT io_cpu_us_per_mb * 4096 / 1e6 FROM phase_cpu WHERE phase = 'randread'")"
 					putv "r$d.st.lat" "$(stq "$db" "SELECT lat_p50_ns / 1000.0 FROM result WHERE phase = 'randread'")"
 				fi
 				;;
@@ -315,6 +342,7 @@ while [ "$r" -lt "$REPS" ]; do
 			esac
 			settle
 		done
+		pair_load r$d "4 KiB random read" after
 	done
 	r=$((r + 1))
 done
@@ -327,53 +355,56 @@ lostmark() { awk -v n="$(total "$1")" 'BEGIN { if (n > 0) print "!" }'; }
 
 echo
 echo "== 1. 1 MiB sequential, $SIZE, one stream: MB/s, median [min-max] of $REPS_DONE ==  [$(load)]"
-printf '  %-5s %-6s %-18s %-19s %-18s %-7s %-12s %-6s\n' depth phase "stcluster" "fio nfs" "nfs-cp" "st/fio" "target>=1.1" "st/cp"
-STAR='' BANG=''
+echo "  (write: the whole phase, its COMMIT included; write-calls: stcluster's WRITEs alone, to the"
+echo "  last reply, as fio's nfs engine times its write; st/fio: the medians' ratio)"
+printf '  %-5s %-11s %-18s %-19s %-18s %-7s %-13s %-6s %s\n' depth phase "stcluster" "fio nfs" "nfs-cp" \
+	"st/fio" "st vs fio" "st/cp" "load"
+BANG=''
 for d in $DEPTHS; do
-	for ph in write read; do
-		s=$(med "s$d.st.$ph") f=$(med "s$d.fio.$ph") c=$(med "s$d.cp.$ph")
-		rf=$(ratio "$s" "$f")
-		ov=$(overlap "s$d.st.$ph" "s$d.fio.$ph")
-		[ -n "$ov" ] && STAR=1
+	for ph in write write-calls read; do
+		sk=s$d.st.$ph fk=s$d.fio.$ph ck=s$d.cp.$ph
+		case $ph in write-calls) sk=s$d.st.wcalls fk=s$d.fio.write ck=none ;; esac
+		s=$(med "$sk") f=$(med "$fk") c=$(med "$ck")
 		lm=$(lostmark "s$d.fio.failed")
 		[ "$HAVE_FIO" = 1 ] && [ "$ph" = write ] && lm="$lm+"
 		[ -n "$lm" ] && BANG=1
-		ccol="$(fmt "$c") [$(range "s$d.cp.$ph")]"
-		[ "$d" != 1 ] && ccol="(depth 1 only)"
-		fcol="$(fmt "$f")$lm [$(range "s$d.fio.$ph")]"
+		ccol="$(cell "$ck")"
+		{ [ "$d" != 1 ] || [ "$ph" = write-calls ]; } && ccol="-"
+		fcol="$(fmt "$f")$lm [$(range "$fk")]"
 		[ "$HAVE_FIO" = 1 ] || fcol="skipped"
-		printf '  %-5s %-6s %-18s %-19s %-18s %-7s %-12s %-6s\n' "$d" "$ph" \
-			"$(fmt "$s") [$(range "s$d.st.$ph")]" "$fcol" "$ccol" \
-			"$rf" "$(verdict "$rf" 1.1)$ov" "$(ratio "$s" "$c")"
+		printf '  %-5s %-11s %-18s %-19s %-18s %-7s %-13s %-6s %s\n' "$d" "$ph" "$(cell "$sk")" "$fcol" \
+			"$ccol" "$(ratio "$s" "$f")" "$(standing "$sk" "$fk")" "$(ratio "$s" "$c")" "$(lrange "s$d")"
 	done
 done
 echo
 echo "== 2. 4 KiB random read, $RR_SIZE file ($((RR_BYTES / 4096)) reads), one stream: IOPS, median [min-max] of $REPS_DONE ==  [$(load)]"
-printf '  %-5s %-20s %-21s %-7s %-12s %-14s\n' depth "stcluster" "fio nfs" "st/fio" "target>=1.1" "st p50 lat us"
+printf '  %-5s %-20s %-21s %-7s %-13s %-14s %s\n' depth "stcluster" "fio nfs" "st/fio" "st vs fio" "st p50 lat us" load
 for d in $DEPTHS; do
 	s=$(med "r$d.st.iops") f=$(med "r$d.fio.iops")
-	rf=$(ratio "$s" "$f")
-	ov=$(overlap "r$d.st.iops" "r$d.fio.iops")
-	[ -n "$ov" ] && STAR=1
 	lm=$(lostmark "r$d.fio.failed")
 	[ -n "$lm" ] && BANG=1
 	fcol="$(fmt "$f")$lm [$(range "r$d.fio.iops")]"
 	[ "$HAVE_FIO" = 1 ] || fcol="skipped"
-	printf '  %-5s %-20s %-21s %-7s %-12s %-14s\n' "$d" "$(fmt "$s") [$(range "r$d.st.iops")]" "$fcol" \
-		"$rf" "$(verdict "$rf" 1.1)$ov" "$(fmt "$(med "r$d.st.lat")")"
+	printf '  %-5s %-20s %-21s %-7s %-13s %-14s %s\n' "$d" "$(cell "r$d.st.iops")" "$fcol" \
+		"$(ratio "$s" "$f")" "$(standing "r$d.st.iops" "r$d.fio.iops")" "$(fmt "$(med "r$d.st.lat")")" "$(lrange "r$d")"
 done
 
 echo
-echo "  client CPU (median; stcluster: rank_result CPU / calls; fio: (usr+sys)% x job runtime, approximate):"
-printf '    %-26s %-12s %-12s\n' "" stcluster fio
+echo "== 3. client CPU, median [min-max]: stcluster's I/O thread (RUSAGE_THREAD: libnfs runs in it)"
+echo "  against fio's job thread ((usr+sys)% x job_runtime), stcluster's whole process beside them"
+printf '  %-24s %-16s %-16s %-13s %s\n' "" "st I/O thread" "fio job thread" "st vs fio" "st process"
 for d in $DEPTHS; do
-	printf '    %-26s %-12s %-12s\n' "seq write d$d  us/MiB" "$(fmt "$(med "s$d.st.wcpu")")" "$(fmt "$(med "s$d.fio.wcpu")")"
-	printf '    %-26s %-12s %-12s\n' "seq read  d$d  us/MiB" "$(fmt "$(med "s$d.st.rcpu")")" "$(fmt "$(med "s$d.fio.rcpu")")"
-	printf '    %-26s %-12s %-12s\n' "randread  d$d  us/call" "$(fmt "$(med "r$d.st.cpu")")" "$(fmt "$(med "r$d.fio.cpu")")"
+	for x in "seq_write_d${d}_us/MiB s$d.st.wio s$d.fio.wcpu s$d.st.wcpu" \
+		"seq_read_d${d}_us/MiB s$d.st.rio s$d.fio.rcpu s$d.st.rcpu" \
+		"randread_d${d}_us/call r$d.st.io r$d.fio.cpu r$d.st.cpu"; do
+		# shellcheck disable=SC2086
+		set -- $x
+		printf '  %-24s %-16s %-16s %-13s %s\n' "$(echo "$1" | tr _ ' ')" "$(cell "$2")" "$(cell "$3")" \
+			"$(standing "$2" "$3" more less)" "$(cell "$4")"
+	done
 done
 opts=$(awk '$1 == "s8.st.opts" { print $2; exit }' "$WORK/results" | tr '_' ' ' | tr -d '"')
 [ -n "$opts" ] && echo "  stcluster effective options (depth 8): $opts"
-[ -n "$STAR" ] && echo "  * the stcluster and fio ranges overlap: the verdict is within run-to-run noise"
 if [ "$HAVE_FIO" = 1 ]; then
 	echo "  + fio's write figure stops before the COMMIT: its nfs engine closes the file (nfs_close = COMMIT)"
 	echo "    after fio took the job's runtime, so fio times unstable writes only; stcluster's --sync async"
