@@ -42,6 +42,25 @@ void st_adv_value(const struct st_adv *a, int id, int64_t v, char *buf, size_t n
 	st_opt_value_text(a->cfg, id, v, buf, n);
 }
 
+int st_adv_implied(const struct st_adv_cell *c, int id)
+{
+	return (id == ST_OPT_RSIZE || id == ST_OPT_WSIZE) && c->v[ST_OPT_RWSIZE] != ST_UNSET;
+}
+
+/* Does option id take its value from another in every cell (rsize and
+ * wsize under --rwsize): one dimension, judged as that one? */
+static int implied_everywhere(const struct st_adv *a, int id)
+{
+	int any = 0;
+	for (int k = 0; k < a->nphase; k++)
+		for (int c = 0; c < a->ph[k].ncell; c++) {
+			if (!st_adv_implied(&a->ph[k].cell[c], id))
+				return 0;
+			any = 1;
+		}
+	return any;
+}
+
 /* ---- loading ---- */
 
 struct loader {
@@ -229,6 +248,8 @@ static void find_varying(struct st_adv *a)
 	for (int i = 0; i < ST_OPT_COUNT; i++) {
 		/* a halving run's last stage holds the few its stages kept: an option
 		 * its plan sweeps is one the run chose, constant there or not */
+		if (implied_everywhere(a, i))
+			continue;
 		a->vary[i] = a->stage >= 0 && analysed(i) && a->cfg->o[i].n > 1;
 		a->nvary += a->vary[i];
 		if (a->vary[i])

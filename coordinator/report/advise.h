@@ -120,6 +120,9 @@ double st_adv_sd(const struct st_adv_cell *c);
 
 /* Text of option id's value v ("1m", "async"; "-" unset). */
 void st_adv_value(const struct st_adv *a, int id, int64_t v, char *buf, size_t n);
+/* Is option id of cell c one that another of its options gives: rsize and
+ * wsize where --rwsize is set (both are its value)? Named by that one. */
+int st_adv_implied(const struct st_adv_cell *c, int id);
 
 /* advise_print.c: the whole answer, in format f (table, markdown, json). */
 int st_advise_print(const struct st_adv *a, int json, int markdown, FILE *out);

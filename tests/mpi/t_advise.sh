@@ -220,6 +220,42 @@ exit(0 if o['sync']['verdict'] == 'does not matter' else 3)
 	grep -qF "sync: does not matter" a.txt || { cat a.txt >&2; fail "the table does not say it"; return 1; }
 }
 
+# --rwsize is one dimension: each combination's rsize and wsize are its
+# value, and advise judges it as the one option it is (before: rsize, wsize
+# and rwsize each "not paired", as no combination differs in one alone;
+# "use ... --rsize 1m --wsize 1m --rwsize 1m"; and a next run of sets such
+# as 'rsize=64k,wsize=1m,rwsize=1m', which --set refuses). Planted: 64k
+# calls take 4 times as long as 1m's.
+t_advise_rwsize_is_one_option() {
+	cat >"$T/planted.txt" <<'S'
+base 1ms
+factor rsize=64k 2
+factor rsize=1m 0.5
+noise 0.03
+seed 5
+S
+	$ST --engine null --null-surface "$T/planted.txt" --block 64k --size 8m --phases write \
+		--rwsize 64k,1m --iterations 3 --shuffle 1 --db "$T/s.db" --quiet || return 1
+	$ST advise --db s.db --format json >a.json || fail "advise --format json" || return 1
+	python3 - <<'PY' || fail "advise over --rwsize" || return 1
+import json, shlex
+w = json.load(open('a.json'))['rows'][0]
+assert [o['option'] for o in w['options']] == ['rwsize'], w['options']
+o = w['options'][0]
+assert o['verdict'] == 'matters' and o['values'][0]['class'] == 'worse', o
+# (the JSON's options are every option, always: rsize and wsize as given)
+b = w['best']['options']
+assert b['rwsize'] == b['rsize'] == b['wsize'] == 1048576, b
+assert w['line'] == 'stcluster --engine null --rwsize 1m', w['line']
+n = w['next_run'] or ''
+assert 'rsize=' not in n and 'wsize=' not in n and '--rsize' not in n, n
+PY
+	$ST advise --db s.db >a.txt || fail "advise (table)" || return 1
+	grep -q "^  use          stcluster --engine null --rwsize 1m$" a.txt &&
+		! grep -q -- "--rsize\|--wsize\|option       [rw]size" a.txt ||
+		{ cat a.txt >&2; fail "advise's table names rsize or wsize apart from --rwsize"; return 1; }
+}
+
 # Two iterations far apart: the best's 95 % interval (t = 12.7 standard
 # errors each way) reaches below 0, which no throughput is: advise says the
 # interval is too wide to use instead of printing a negative MB/s (before:

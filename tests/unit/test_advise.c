@@ -70,8 +70,57 @@ static void mount_line(void)
 	free(c);
 }
 
+static void line_is(struct st_adv *a, struct st_adv_phase *p, const char *want)
+{
+	char line[1024];
+	st_advise_line(a, p, line, sizeof(line));
+	CHECK(!strcmp(line, want));
+	if (strcmp(line, want))
+		fprintf(stderr, "    %s\n    (wanted %s)\n", line, want);
+}
+
+/* --rwsize: rsize and wsize are its value; the mount line has them once in
+ * -o (not rwsize again as "measured with"), stcluster's line --rwsize alone */
+static void rwsize_line(void)
+{
+	struct st_adv *a = calloc(1, sizeof(*a));
+	struct st_adv_cell *c = calloc(1, sizeof(*c));
+	CHECK(a && c);
+	if (!a || !c) {
+		free(a);
+		free(c);
+		return;
+	}
+	a->cfg = malloc(sizeof(*a->cfg));
+	st_config_defaults(a->cfg);
+	for (int i = 0; i < ST_OPT_COUNT; i++)
+		c->v[i] = ST_UNSET;
+	value(c, ST_OPT_RWSIZE, "1m");
+	value(c, ST_OPT_RSIZE, "1m");
+	value(c, ST_OPT_WSIZE, "1m");
+	value(c, ST_OPT_HARD, "hard");
+	a->vary[ST_OPT_RWSIZE] = 1;
+	a->nphase = 1;
+	struct st_adv_phase *p = &a->ph[0];
+	p->cell = c;
+	p->ncell = 1;
+	p->best = 0;
+	set(a->cfg, ST_OPT_MOUNT, "nfs1:/export");
+	set(a->cfg, ST_OPT_TARGET, "/mnt/bench");
+	line_is(a, p, "mount -t nfs -o rsize=1048576,wsize=1048576,hard nfs1:/export /mnt/bench");
+	st_config_defaults(a->cfg);
+	set(a->cfg, ST_OPT_ENGINE, "libnfs");
+	set(a->cfg, ST_OPT_TARGET, "nfs://nfs1/export?version=3");
+	line_is(a, p, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --hard hard "
+		      "--rwsize 1m");
+	free(a->cfg);
+	free(a);
+	free(c);
+}
+
 const struct unit_test unit_advise[] = {
 	{ "advise: the line to paste is a mount command with --mount, the options otherwise",
 	  mount_line },
+	{ "advise: --rwsize's line names rsize and wsize once (mount) or --rwsize alone", rwsize_line },
 	{ NULL, NULL },
 };
