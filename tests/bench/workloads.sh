@@ -17,10 +17,12 @@
 #      calls, write with fsync (-e), read back by the next task (-C)
 #      a. posix on the tmpfs            b. libnfs / ior -a LIBNFS, the ganesha
 #
-# Every figure is the median of WL_REPS repeats, the two tools one after the
-# other, their order swapped every repeat. The target printed is stcluster >=
-# 1.0 x the other tool; a MISS is information, not a failure: the exit status
-# is 0 unless the suite itself could not run.
+# Every figure is the median [min-max] of WL_REPS repeats, the two tools one
+# after the other, their order swapped every repeat, the 1-minute load printed
+# before and after each repeat's pair and its range in each section's head.
+# stcluster against the other tool: the medians' ratio and "ahead", "behind"
+# or "within noise" (the ranges overlap). Information, not a failure: the
+# exit status is 0 unless the suite itself could not run.
 #
 # IOR and mdtest are no Debian package: build them outside the project from
 # github:hpc/ior with tests/bench/ior-build.sh SRC PREFIX, and give the
@@ -172,7 +174,7 @@ cap() {
 
 # ---- the table of one section ------------------------------------------------
 
-# show KEY OTHER LABEL UNIT OPS...: medians, ranges, ratio, verdict
+# show KEY OTHER LABEL UNIT OPS...: medians, ranges, ratio, standing
 show() {
 	key=$1 other=$2 label=$3 unit=$4
 	shift 4
@@ -180,9 +182,20 @@ show() {
 	for op in "$@"; do
 		case $key in *ior*) a="$key.st.$op" b="$key.ior.$op" ;; *) a="$key.st.$op" b="$key.md.$op" ;; esac
 		r=$(ratio "$(med "$a")" "$(med "$b")")
-		printf '  %-8s %7s [%s] %7s [%s] %7s %s%s\n' "$op" "$(fmt "$(med "$a")")" "$(range "$a")" \
-			"$(fmt "$(med "$b")")" "$(range "$b")" "$r" "$(verdict "$r" 1.0)" "$(overlap "$a" "$b")"
+		printf '  %-8s %7s [%s] %7s [%s] %7s %s\n' "$op" "$(fmt "$(med "$a")")" "$(range "$a")" \
+			"$(fmt "$(med "$b")")" "$(range "$b")" "$r" "$(standing "$a" "$b")"
 	done
+}
+
+# pair_load KEY REP before|after: the 1-minute load printed and kept under KEY.load
+pair_load() {
+	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
+	echo "  $1 repeat $2: $3 [$(load)]"
+}
+# lrange KEY: "load min-max" of KEY's pairs
+lrange() {
+	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
+		END { if (n) printf "load %.2f-%.2f", lo, hi; else printf "load -" }' "$WORK/results"
 }
 
 echo "stcluster $($ST --version 2>/dev/null | head -1) against $IOR_BIN (mdtest, ior); $NP ranks, $REPS repeats; $(load)"
@@ -190,6 +203,7 @@ echo "stcluster $($ST --version 2>/dev/null | head -1) against $IOR_BIN (mdtest,
 # ---- 1a, 2a: the tmpfs -------------------------------------------------------
 SIZE_NOW=$SIZE
 for rep in $(seq 1 "$REPS"); do
+	pair_load tmpfs "$rep" before
 	for tool in $(rot "st other" $((rep % 2))); do
 		rm -rf "$MNT"/*
 		if [ "$tool" = st ]; then
@@ -206,10 +220,11 @@ for rep in $(seq 1 "$REPS"); do
 			mdtest_run tmpfs.dirs "$FILES" dirs -d "$MNT/mdd"
 		fi
 	done
+	pair_load tmpfs "$rep" after
 done
 rm -rf "$MNT"/*
 echo
-echo "1a. metadata on a tmpfs: $NP tasks x $FILES empty files, ops/s, median [min-max] of $REPS"
+echo "1a. metadata on a tmpfs: $NP tasks x $FILES empty files, ops/s, median [min-max] of $REPS ($(lrange tmpfs))"
 show tmpfs mdtest op ops/s create stat open remove
 echo
 echo "2a. one shared file on a tmpfs: $NP tasks x $SIZE in $BLOCK calls, MB/s (buffered, fsync, read by the next task)"
@@ -235,6 +250,7 @@ URL=$(bash "$GANESHA" url "$GSTATE" 3) || die "ganesha url"
 URL_IOR=$(echo "$URL" | sed 's|/export?|/export/?|')
 SIZE_NOW=$NFS_SIZE
 for rep in $(seq 1 "$REPS"); do
+	pair_load nfs "$rep" before
 	for tool in $(rot "st other" $((rep % 2))); do
 		if [ "$tool" = st ]; then
 			cap st.nfs st_meta nfs "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL"
@@ -250,9 +266,10 @@ for rep in $(seq 1 "$REPS"); do
 			cap md.nfs.dirs mdtest_run nfs.dirs "$NFS_FILES" dirs -a LIBNFS --libnfs.url="$URL_IOR" -d "/mdd$rep"
 		fi
 	done
+	pair_load nfs "$rep" after
 done
 echo
-echo "1b. metadata over NFSv3 (libnfs, one nfs-ganesha on loopback): $NP tasks x $NFS_FILES files, ops/s"
+echo "1b. metadata over NFSv3 (libnfs, one nfs-ganesha on loopback): $NP tasks x $NFS_FILES files, ops/s ($(lrange nfs))"
 show nfs mdtest op ops/s create stat open remove
 echo
 echo "2b. one shared file over NFSv3 (libnfs): $NP tasks x $NFS_SIZE in $BLOCK calls, MB/s (COMMIT, read by the next task)"
