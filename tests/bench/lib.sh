@@ -72,6 +72,19 @@ standing() {
 	fi
 }
 
+# pair_load KEY TEXT: the 1-minute load kept under KEY.load and printed after TEXT (before
+# and after each pair of a bench)
+pair_load() {
+	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
+	echo "  $2 [$(load)]"
+}
+
+# lrange KEY: the "min-max" (2 decimals) of the loads pair_load kept under KEY
+lrange() {
+	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
+		END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }' "$WORK/results"
+}
+
 # cell KEY: "median [min-max]"
 cell() { echo "$(fmt "$(med "$1")") [$(range "$1")]"; }
 

@@ -158,17 +158,6 @@ fio_nfs() {
 	return 0
 }
 
-# pair_load KEY WHAT before|after: the 1-minute load printed, and kept under KEY.load
-pair_load() {
-	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
-	echo "  repeat $((r + 1)), depth ${1#?}, $2 pair: $3 [$(load)]"
-}
-# lrange KEY: the load's "min-max" (2 decimals) under KEY.load
-lrange() {
-	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
-		END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }' "$WORK/results"
-}
-
 # nfs-cp SRC DST, timed from outside (process start, mount and the final COMMIT included)
 CP_ERRS=0
 cp_run() {
@@ -268,7 +257,7 @@ while [ "$r" -lt "$REPS" ]; do
 		# ---- 1 MiB sequential write + read
 		tools="st fio"
 		[ "$d" = 1 ] && tools="st fio cp"
-		pair_load s$d "1 MiB sequential" before
+		pair_load s$d "repeat $((r + 1)), depth $d, 1 MiB sequential pair: before"
 		for tool in $(rot "$tools" "$r"); do
 			case $tool in
 			st)
@@ -313,9 +302,9 @@ while [ "$r" -lt "$REPS" ]; do
 			esac
 			settle
 		done
-		pair_load s$d "1 MiB sequential" after
+		pair_load s$d "repeat $((r + 1)), depth $d, 1 MiB sequential pair: after"
 		# ---- 4 KiB random read
-		pair_load r$d "4 KiB random read" before
+		pair_load r$d "repeat $((r + 1)), depth $d, 4 KiB random read pair: before"
 		for tool in $(rot "st fio" "$r"); do
 			case $tool in
 			st)
@@ -342,7 +331,7 @@ while [ "$r" -lt "$REPS" ]; do
 			esac
 			settle
 		done
-		pair_load r$d "4 KiB random read" after
+		pair_load r$d "repeat $((r + 1)), depth $d, 4 KiB random read pair: after"
 	done
 	r=$((r + 1))
 done

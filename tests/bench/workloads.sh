@@ -187,23 +187,13 @@ show() {
 	done
 }
 
-# pair_load KEY REP before|after: the 1-minute load printed and kept under KEY.load
-pair_load() {
-	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
-	echo "  $1 repeat $2: $3 [$(load)]"
-}
-# lrange KEY: "load min-max" of KEY's pairs
-lrange() {
-	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
-		END { if (n) printf "load %.2f-%.2f", lo, hi; else printf "load -" }' "$WORK/results"
-}
 
 echo "stcluster $($ST --version 2>/dev/null | head -1) against $IOR_BIN (mdtest, ior); $NP ranks, $REPS repeats; $(load)"
 
 # ---- 1a, 2a: the tmpfs -------------------------------------------------------
 SIZE_NOW=$SIZE
 for rep in $(seq 1 "$REPS"); do
-	pair_load tmpfs "$rep" before
+	pair_load tmpfs "tmpfs repeat $rep: before"
 	for tool in $(rot "st other" $((rep % 2))); do
 		rm -rf "$MNT"/*
 		if [ "$tool" = st ]; then
@@ -220,11 +210,11 @@ for rep in $(seq 1 "$REPS"); do
 			mdtest_run tmpfs.dirs "$FILES" dirs -d "$MNT/mdd"
 		fi
 	done
-	pair_load tmpfs "$rep" after
+	pair_load tmpfs "tmpfs repeat $rep: after"
 done
 rm -rf "$MNT"/*
 echo
-echo "1a. metadata on a tmpfs: $NP tasks x $FILES empty files, ops/s, median [min-max] of $REPS ($(lrange tmpfs))"
+echo "1a. metadata on a tmpfs: $NP tasks x $FILES empty files, ops/s, median [min-max] of $REPS (load $(lrange tmpfs))"
 show tmpfs mdtest op ops/s create stat open remove
 echo
 echo "2a. one shared file on a tmpfs: $NP tasks x $SIZE in $BLOCK calls, MB/s (buffered, fsync, read by the next task)"
@@ -250,7 +240,7 @@ URL=$(bash "$GANESHA" url "$GSTATE" 3) || die "ganesha url"
 URL_IOR=$(echo "$URL" | sed 's|/export?|/export/?|')
 SIZE_NOW=$NFS_SIZE
 for rep in $(seq 1 "$REPS"); do
-	pair_load nfs "$rep" before
+	pair_load nfs "nfs repeat $rep: before"
 	for tool in $(rot "st other" $((rep % 2))); do
 		if [ "$tool" = st ]; then
 			cap st.nfs st_meta nfs "$NFS_FILES" create,stat,open,remove --engine libnfs --target "$URL"
@@ -266,10 +256,10 @@ for rep in $(seq 1 "$REPS"); do
 			cap md.nfs.dirs mdtest_run nfs.dirs "$NFS_FILES" dirs -a LIBNFS --libnfs.url="$URL_IOR" -d "/mdd$rep"
 		fi
 	done
-	pair_load nfs "$rep" after
+	pair_load nfs "nfs repeat $rep: after"
 done
 echo
-echo "1b. metadata over NFSv3 (libnfs, one nfs-ganesha on loopback): $NP tasks x $NFS_FILES files, ops/s ($(lrange nfs))"
+echo "1b. metadata over NFSv3 (libnfs, one nfs-ganesha on loopback): $NP tasks x $NFS_FILES files, ops/s (load $(lrange nfs))"
 show nfs mdtest op ops/s create stat open remove
 echo
 echo "2b. one shared file over NFSv3 (libnfs): $NP tasks x $NFS_SIZE in $BLOCK calls, MB/s (COMMIT, read by the next task)"

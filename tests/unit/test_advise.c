@@ -19,20 +19,45 @@ static void value(struct st_adv_cell *c, int id, const char *v)
 	CHECK(st_opt_parse_value(id, v, &c->v[id], err, sizeof(err)) == 0);
 }
 
-static void mount_line(void)
+/* An advise of one phase whose one cell (*c, every option unset) is the
+ * best, the defaults for its config; NULL when out of memory. */
+static struct st_adv *one_cell(struct st_adv_cell **c)
 {
 	struct st_adv *a = calloc(1, sizeof(*a));
-	struct st_adv_cell *c = calloc(1, sizeof(*c));
-	CHECK(a && c);
-	if (!a || !c) {
+	*c = calloc(1, sizeof(**c));
+	if (a)
+		a->cfg = malloc(sizeof(*a->cfg));
+	CHECK(a && *c && a->cfg);
+	if (!a || !*c || !a->cfg) {
+		if (a)
+			free(a->cfg);
 		free(a);
-		free(c);
-		return;
+		free(*c);
+		return NULL;
 	}
-	a->cfg = malloc(sizeof(*a->cfg));
 	st_config_defaults(a->cfg);
 	for (int i = 0; i < ST_OPT_COUNT; i++)
-		c->v[i] = ST_UNSET;
+		(*c)->v[i] = ST_UNSET;
+	a->nphase = 1;
+	a->ph[0].cell = *c;
+	a->ph[0].ncell = 1;
+	a->ph[0].best = 0;
+	return a;
+}
+
+static void one_cell_free(struct st_adv *a, struct st_adv_cell *c)
+{
+	free(a->cfg);
+	free(a);
+	free(c);
+}
+
+static void mount_line(void)
+{
+	struct st_adv_cell *c;
+	struct st_adv *a = one_cell(&c);
+	if (!a)
+		return;
 	value(c, ST_OPT_VERS, "4.2");
 	value(c, ST_OPT_RSIZE, "1m");
 	value(c, ST_OPT_SYNC, "async");
@@ -40,11 +65,7 @@ static void mount_line(void)
 	value(c, ST_OPT_NCONNECT, "4");
 	value(c, ST_OPT_BLOCK, "1m");
 	a->vary[ST_OPT_RSIZE] = a->vary[ST_OPT_BLOCK] = 1;
-	a->nphase = 1;
 	struct st_adv_phase *p = &a->ph[0];
-	p->cell = c;
-	p->ncell = 1;
-	p->best = 0;
 	char line[1024];
 	set(a->cfg, ST_OPT_MOUNT, "nfs1:/export");
 	set(a->cfg, ST_OPT_TARGET, "/mnt/bench");
@@ -65,9 +86,7 @@ static void mount_line(void)
 	if (strcmp(line, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
 			 "--sync async --hard soft --nconnect 4 --block 1m"))
 		fprintf(stderr, "    %s\n", line);
-	free(a->cfg);
-	free(a);
-	free(c);
+	one_cell_free(a, c);
 }
 
 static void line_is(struct st_adv *a, struct st_adv_phase *p, const char *want)
@@ -83,28 +102,16 @@ static void line_is(struct st_adv *a, struct st_adv_phase *p, const char *want)
  * -o (not rwsize again as "measured with"), stcluster's line --rwsize alone */
 static void rwsize_line(void)
 {
-	struct st_adv *a = calloc(1, sizeof(*a));
-	struct st_adv_cell *c = calloc(1, sizeof(*c));
-	CHECK(a && c);
-	if (!a || !c) {
-		free(a);
-		free(c);
+	struct st_adv_cell *c;
+	struct st_adv *a = one_cell(&c);
+	if (!a)
 		return;
-	}
-	a->cfg = malloc(sizeof(*a->cfg));
-	st_config_defaults(a->cfg);
-	for (int i = 0; i < ST_OPT_COUNT; i++)
-		c->v[i] = ST_UNSET;
 	value(c, ST_OPT_RWSIZE, "1m");
 	value(c, ST_OPT_RSIZE, "1m");
 	value(c, ST_OPT_WSIZE, "1m");
 	value(c, ST_OPT_HARD, "hard");
 	a->vary[ST_OPT_RWSIZE] = 1;
-	a->nphase = 1;
 	struct st_adv_phase *p = &a->ph[0];
-	p->cell = c;
-	p->ncell = 1;
-	p->best = 0;
 	set(a->cfg, ST_OPT_MOUNT, "nfs1:/export");
 	set(a->cfg, ST_OPT_TARGET, "/mnt/bench");
 	line_is(a, p, "mount -t nfs -o rsize=1048576,wsize=1048576,hard nfs1:/export /mnt/bench");
@@ -113,9 +120,7 @@ static void rwsize_line(void)
 	set(a->cfg, ST_OPT_TARGET, "nfs://nfs1/export?version=3");
 	line_is(a, p, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --hard hard "
 		      "--rwsize 1m");
-	free(a->cfg);
-	free(a);
-	free(c);
+	one_cell_free(a, c);
 }
 
 const struct unit_test unit_advise[] = {
