@@ -58,14 +58,19 @@ overlap() {
 		END { if ((a in lo) && (b in lo) && lo[a] <= hi[b] && lo[b] <= hi[a]) print "*" }' "$WORK/results"
 }
 
+# count KEY: how many figures are stored under KEY
+count() { awk -v k="$1" '$1 == k && $2 != "nan" { n++ } END { print n + 0 }' "$WORK/results"; }
+
 # standing A B [MORE LESS]: how the figures under key A stand to those under key B: "within
-# noise" when their ranges overlap, else MORE (ahead) or LESS (behind) by the medians; "-" when
-# either is missing
+# noise" when their ranges overlap, else MORE (ahead) or LESS (behind) by the medians, a
+# claim made from 5 repeats of each at least ("few repeats" below); "-" when either is missing
 standing() {
 	if [ "$(med "$1")" = nan ] || [ "$(med "$2")" = nan ]; then
 		echo "-"
 	elif [ "$(overlap "$1" "$2")" = "*" ]; then
 		echo "within noise"
+	elif [ "$(count "$1")" -lt 5 ] || [ "$(count "$2")" -lt 5 ]; then
+		echo "few repeats"
 	else
 		awk -v a="$(med "$1")" -v b="$(med "$2")" -v m="${3:-ahead}" -v l="${4:-behind}" \
 			'BEGIN { print (a + 0 > b + 0 ? m : l) }'
