@@ -38,17 +38,18 @@ static void mount_word(const struct st_adv *a, int id, int64_t v, struct st_strb
 }
 
 /* " --opt v" for each option of the best in class: nfs (1) or not (0),
- * varying ones only unless all; a mount line (mount) has rwsize in its -o
- * already, as rsize and wsize. */
+ * varying ones only unless all. rwsize is of the nfs class (a mount line
+ * has it in -o, as rsize and wsize), and where it is set it names rsize
+ * and wsize. */
 static void option_args(const struct st_adv *a, const struct st_adv_cell *c, int nfs, int all,
-			int mount, struct st_strbuf *b)
+			struct st_strbuf *b)
 {
 	for (int id = 0; id < ST_OPT_COUNT; id++) {
 		/* --mount-opts is in the mount line's -o; a set's options are
 		 * given, not its name */
-		if (c->v[id] == ST_UNSET || (!all && !a->vary[id]) ||
-		    !!(st_options[id].flags & ST_OF_NFS) != nfs || st_options[id].type == ST_T_STRING ||
-		    st_adv_implied(c, id) || (mount && id == ST_OPT_RWSIZE))
+		int is_nfs = (st_options[id].flags & ST_OF_NFS) || id == ST_OPT_RWSIZE;
+		if (c->v[id] == ST_UNSET || (!all && !a->vary[id]) || is_nfs != nfs ||
+		    st_options[id].type == ST_T_STRING || st_adv_implied(c, id))
 			continue;
 		char t[ST_ADV_TEXT];
 		st_adv_value(a, id, c->v[id], t, sizeof(t));
@@ -76,7 +77,7 @@ void st_advise_line(const struct st_adv *a, const struct st_adv_phase *p, char *
 			       cfg->o[ST_OPT_TARGET].s);
 		st_strbuf_release(&o);
 		struct st_strbuf w = { 0 };
-		option_args(a, c, 0, 0, 1, &w);
+		option_args(a, c, 0, 0, &w);
 		if (w.len)
 			st_strbuf_addf(&b, "   (measured with%s)", w.p);
 		st_strbuf_release(&w);
@@ -84,8 +85,8 @@ void st_advise_line(const struct st_adv *a, const struct st_adv_phase *p, char *
 		st_strbuf_addf(&b, "stcluster --engine %s", engine);
 		if (cfg->o[ST_OPT_TARGET].n)
 			st_strbuf_addf(&b, " --target '%s'", cfg->o[ST_OPT_TARGET].s);
-		option_args(a, c, 1, !strcmp(engine, "libnfs"), 0, &b);
-		option_args(a, c, 0, 0, 0, &b);
+		option_args(a, c, 1, !strcmp(engine, "libnfs"), &b);
+		option_args(a, c, 0, 0, &b);
 	}
 	st_copy(buf, n, b.oom ? "(out of memory)" : b.p ? b.p : "");
 	st_strbuf_release(&b);

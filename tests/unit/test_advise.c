@@ -120,6 +120,10 @@ static void rwsize_line(void)
 	set(a->cfg, ST_OPT_TARGET, "nfs://nfs1/export?version=3");
 	line_is(a, p, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --hard hard "
 		      "--rwsize 1m");
+	/* one --rwsize for the whole run (not varying): libnfs's line still has it */
+	a->vary[ST_OPT_RWSIZE] = 0;
+	line_is(a, p, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --hard hard "
+		      "--rwsize 1m");
 	one_cell_free(a, c);
 }
 
