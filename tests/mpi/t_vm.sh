@@ -418,7 +418,7 @@ read_exec() {
 # read phases' own span on that guest (one at a time they could not: each call's execution lies
 # inside the phases, disjoint from the others'). Not by a margin: a guest slowed by a busy host
 # issues its calls slowly, so the overlap is small (1.18x once, beside a full ladder), but any
-# sum above the span is overlap.
+# sum above the span is overlap; a guest that shows none runs the job again (3 runs at most).
 once_vm_posix_iodepth_on_the_kernel_nfs_client() {
 	vm_lab || return $?
 	trap 'unmount_target' EXIT
@@ -426,25 +426,36 @@ once_vm_posix_iodepth_on_the_kernel_nfs_client() {
 		vm_on $g mount -t nfs4 -o vers=4.2 "$VMLAB_SERVER:/export" "$VMLAB_TARGET" ||
 			fail "mount in $g" || return 1
 	done
-	b1=$(read_exec $VMLAB_V1) b2=$(read_exec $VMLAB_V2)
-	vm_mpirun -np $VMLAB_NP $ST --engine posix --target "$VMLAB_TARGET" --servers $VMLAB_S1 \
-		--block 64k --size 2m --iodepth 8 --direct on --phases write,randread,read --verify on \
-		--data random --baseline off --db "$T/q.db" --quiet >out 2>&1 ||
-		vm_job_failed $? out "$T/q.db" || return 1
-	expect_eq "$(q q.db "SELECT status FROM run")" complete "run status" || return 1
-	expect_eq "$(q q.db "SELECT COUNT(*) || ' ' || group_concat(DISTINCT io_mode) FROM thread_result
-		WHERE bytes = 2097152 AND ops = 32 AND errno = 0")" "6 io_uring fixed" "client threads: mode, bytes" || return 1
-	expect_eq "$(q q.db "SELECT SUM(bad_blocks) || ' ' || SUM(direct_fallback) || ' ' || SUM(errno <> 0) FROM rank_result")" \
-		"0 0 0" "--verify, O_DIRECT, errors" || return 1
+	# a guest whose overlap does not show (64 READs executing 59 ms in 62 ms once, the other
+	# guest's 287 in 99) runs the job again, 3 times at most: one at a time the sum can never
+	# exceed the span, so a guest that never shows it fails
+	shown=
+	for try in 1 2 3; do
+		rm -f "$T/q.db"
+		b1=$(read_exec $VMLAB_V1) b2=$(read_exec $VMLAB_V2)
+		vm_mpirun -np $VMLAB_NP $ST --engine posix --target "$VMLAB_TARGET" --servers $VMLAB_S1 \
+			--block 64k --size 2m --iodepth 8 --direct on --phases write,randread,read --verify on \
+			--data random --baseline off --db "$T/q.db" --quiet >out 2>&1 ||
+			vm_job_failed $? out "$T/q.db" || return 1
+		expect_eq "$(q q.db "SELECT status FROM run")" complete "run status" || return 1
+		expect_eq "$(q q.db "SELECT COUNT(*) || ' ' || group_concat(DISTINCT io_mode) FROM thread_result
+			WHERE bytes = 2097152 AND ops = 32 AND errno = 0")" "6 io_uring fixed" "client threads: mode, bytes" || return 1
+		expect_eq "$(q q.db "SELECT SUM(bad_blocks) || ' ' || SUM(direct_fallback) || ' ' || SUM(errno <> 0) FROM rank_result")" \
+			"0 0 0" "--verify, O_DIRECT, errors" || return 1
+		for g in $VMLAB_V1 $VMLAB_V2; do
+			[ $g = $VMLAB_V1 ] && b=$b1 || b=$b2
+			a=$(read_exec $g)
+			rank=$(q q.db "SELECT rank FROM host WHERE hostname = '$g'")
+			span=$(q q.db "SELECT SUM(end_ns - start_ns) / 1000000 FROM rank_result WHERE rank = $rank AND phase IN ('randread', 'read')")
+			ops=$((${a% *} - ${b% *})) exec_ms=$((${a#* } - ${b#* }))
+			echo "$g, run $try: $ops READs, executing $exec_ms ms in all, in read phases of $span ms"
+			[ "$ops" -ge 64 ] || fail "$g: $ops READs, not 64" || return 1
+			[ "$exec_ms" -gt "$span" ] && case " $shown " in *" $g "*) ;; *) shown="$shown $g" ;; esac
+		done
+		[ "$(echo $shown | wc -w)" = 2 ] && break
+	done
 	for g in $VMLAB_V1 $VMLAB_V2; do
-		[ $g = $VMLAB_V1 ] && b=$b1 || b=$b2
-		a=$(read_exec $g)
-		rank=$(q q.db "SELECT rank FROM host WHERE hostname = '$g'")
-		span=$(q q.db "SELECT SUM(end_ns - start_ns) / 1000000 FROM rank_result WHERE rank = $rank AND phase IN ('randread', 'read')")
-		ops=$((${a% *} - ${b% *})) exec_ms=$((${a#* } - ${b#* }))
-		echo "$g: $ops READs, executing $exec_ms ms in all, in read phases of $span ms"
-		[ "$ops" -ge 64 ] && [ "$exec_ms" -gt "$span" ] ||
-			fail "$g: $ops READs executing $exec_ms ms in $span ms: not several in flight" || return 1
+		case " $shown " in *" $g "*) ;; *) fail "$g: in $try runs its READs never executed longer than the read phases: not several in flight"; return 1 ;; esac
 	done
 	expect_eq "$(ls -A "$VMLAB_EXPORT")" "" "the export left clean"
 }
