@@ -37,9 +37,9 @@ static void mount_word(const struct st_adv *a, int id, int64_t v, struct st_strb
 		st_strbuf_addf(b, "%s%s=%s", sep, st_options[id].name, t);
 }
 
-/* " --opt v" for each option of the best in class: nfs (1) or not (0),
- * varying ones only unless all. rwsize is of the nfs class (a mount line
- * has it in -o, as rsize and wsize), and where it is set it names rsize
+/* " --opt v" for each option of the best in class: an NFS client option
+ * (nfs 1: rwsize too, which a mount line has in -o as rsize and wsize) or
+ * not (0), varying ones only unless all; rwsize, where set, names rsize
  * and wsize. */
 static void option_args(const struct st_adv *a, const struct st_adv_cell *c, int nfs, int all,
 			struct st_strbuf *b)
@@ -47,7 +47,7 @@ static void option_args(const struct st_adv *a, const struct st_adv_cell *c, int
 	for (int id = 0; id < ST_OPT_COUNT; id++) {
 		/* --mount-opts is in the mount line's -o; a set's options are
 		 * given, not its name */
-		int is_nfs = (st_options[id].flags & ST_OF_NFS) || id == ST_OPT_RWSIZE;
+		int is_nfs = !!(st_options[id].needs & ST_NEEDS_NFS);
 		if (c->v[id] == ST_UNSET || (!all && !a->vary[id]) || is_nfs != nfs ||
 		    st_options[id].type == ST_T_STRING || st_adv_implied(c, id))
 			continue;

@@ -52,6 +52,15 @@ static void one_cell_free(struct st_adv *a, struct st_adv_cell *c)
 	free(c);
 }
 
+static void line_is(struct st_adv *a, struct st_adv_phase *p, const char *want)
+{
+	char line[1024];
+	st_advise_line(a, p, line, sizeof(line));
+	CHECK(!strcmp(line, want));
+	if (strcmp(line, want))
+		fprintf(stderr, "    %s\n    (wanted %s)\n", line, want);
+}
+
 static void mount_line(void)
 {
 	struct st_adv_cell *c;
@@ -66,36 +75,18 @@ static void mount_line(void)
 	value(c, ST_OPT_BLOCK, "1m");
 	a->vary[ST_OPT_RSIZE] = a->vary[ST_OPT_BLOCK] = 1;
 	struct st_adv_phase *p = &a->ph[0];
-	char line[1024];
 	set(a->cfg, ST_OPT_MOUNT, "nfs1:/export");
 	set(a->cfg, ST_OPT_TARGET, "/mnt/bench");
-	st_advise_line(a, p, line, sizeof(line));
-	CHECK(!strcmp(line, "mount -t nfs -o vers=4.2,rsize=1048576,async,soft,nconnect=4 nfs1:/export "
-			    "/mnt/bench   (measured with --block 1m)"));
-	if (strcmp(line, "mount -t nfs -o vers=4.2,rsize=1048576,async,soft,nconnect=4 nfs1:/export "
-			 "/mnt/bench   (measured with --block 1m)"))
-		fprintf(stderr, "    %s\n", line);
+	line_is(a, p, "mount -t nfs -o vers=4.2,rsize=1048576,async,soft,nconnect=4 nfs1:/export "
+		      "/mnt/bench   (measured with --block 1m)");
 	/* libnfs: the URL and every NFS option as stcluster's */
 	st_config_defaults(a->cfg);
 	set(a->cfg, ST_OPT_ENGINE, "libnfs");
 	set(a->cfg, ST_OPT_TARGET, "nfs://nfs1/export?version=3");
 	c->v[ST_OPT_VERS] = ST_UNSET;
-	st_advise_line(a, p, line, sizeof(line));
-	CHECK(!strcmp(line, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
-			    "--sync async --hard soft --nconnect 4 --block 1m"));
-	if (strcmp(line, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
-			 "--sync async --hard soft --nconnect 4 --block 1m"))
-		fprintf(stderr, "    %s\n", line);
+	line_is(a, p, "stcluster --engine libnfs --target 'nfs://nfs1/export?version=3' --rsize 1m "
+		      "--sync async --hard soft --nconnect 4 --block 1m");
 	one_cell_free(a, c);
-}
-
-static void line_is(struct st_adv *a, struct st_adv_phase *p, const char *want)
-{
-	char line[1024];
-	st_advise_line(a, p, line, sizeof(line));
-	CHECK(!strcmp(line, want));
-	if (strcmp(line, want))
-		fprintf(stderr, "    %s\n    (wanted %s)\n", line, want);
 }
 
 /* --rwsize: rsize and wsize are its value; the mount line has them once in
