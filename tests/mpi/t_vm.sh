@@ -724,12 +724,13 @@ once_vm_knfsd_server_options_applied_read_back_and_restored() {
 # guest. Job 1, its disk free: two client guests x 16 threads of O_DIRECT 1 MiB writes against
 # --server-threads 1,8: with one nfsd thread most calls arrive while it is busy (pool_stats:
 # arrived, threads woken), with eight fewer do; the verdict names "nfsd threads" at 1 and not
-# at 8 (where the guest's one CPU may be named). Job 2: the guest's export disk throttled by QEMU to 4 MB/s (lab.sh disk-rate; at 20
-# the guest's CPU under TCG, 16 MB/s of sync WRITEs, is the limit before its disk), the
-# export sync and the clients' mounts sync (every WRITE on the disk before its reply), with
-# the disk baseline on the export (--server-dir): the write phase is named disk-bound with the
-# export's disk (vdb, found from the export's path), its busy share and MB/s, and the
-# baseline's; the phase and the baseline at 4 MB/s +- 10 %.
+# at 8 (where the guest's one CPU may be named). Job 2: the guest's export disk throttled by
+# QEMU to 4 MB/s (lab.sh disk-rate; at 20 the guest's CPU under TCG, 16 MB/s of sync WRITEs,
+# is the limit before its disk), the export sync and the clients' mounts sync (every WRITE on
+# the disk before its reply), 4 writers per client, with the disk baseline on the export
+# (--server-dir): the write phase is named disk-bound with the export's disk (vdb, found from
+# the export's path), its busy share and MB/s, and the baseline's; the phase and the baseline
+# at 4 MB/s +- 10 %.
 once_vm_knfsd_verdict_from_the_parts() {
 	vm_lab || return $?
 	trap 'for g in $VMLAB_GUESTS; do vm_on $g sh -c "! mountpoint -q $VMLAB_TARGET || umount $VMLAB_TARGET"; done
@@ -779,27 +780,40 @@ for seq, cells in rows:
     print('combination %s: the clients sent WRITE %s, the server counted WRITE %s' % (seq, sent, got))
     assert sent == got, (td[3], td[6])
 PY
-	"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" 4000000 || return 1
-	t0=$(date +%s%N)
-	job d.db --server-export sync --sync sync --direct on --block 1m --size 8m --baseline on \
-		--server-dir /export --baseline-size 8m --baseline-time 0.5 || return 1
-	echo "job 2 (disk at 4 MB/s): $((($(date +%s%N) - t0) / 1000000)) ms"
-	"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" none || return 1
-	q d.db "SELECT p.export_disk, ROUND(p.disk_busy_pct), ROUND(p.disk_write_mbps + p.disk_read_mbps, 2),
-			ROUND(p.disk_queue, 2), ROUND(s.agg_mbps, 2), ROUND(v.disk_mbps, 2), v.verdict
-		FROM server_parts p JOIN phase_summary s USING (combo_id, phase) JOIN verdict v USING (combo_id, phase)
-		WHERE p.rank = 3" | tr '|' ' ' >disk
-	echo "disk, busy %, its MB/s, queue, the clients' MB/s, its baseline MB/s, verdict:"
-	sed 's/^/    /' disk
-	q d.db "SELECT kind, direction, server_rank, ROUND(mbps, 2), COALESCE(note, '') FROM baseline
-		WHERE kind = 'disk'" | sed 's/^/    baseline: /'
-	read -r dev busy mbps queue agg base verdict <disk
+	# job 2, run again (2 runs at most) when the disk was not the limit: a CI ladder at aa86f04
+	# (one writer per client then) had the disk busy 62 % of the phase and the clients at 0.83
+	# of its baseline, "below the parts", which the verdict says of such a phase; the guests'
+	# time under TCG on a loaded host left the disk idle between calls
+	for k in 1 2; do
+		"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" 4000000 || return 1
+		t0=$(date +%s%N)
+		rm -f d.db d.db-wal d.db-shm
+		job d.db --server-export sync --sync sync --direct on --block 1m --threads 4 --size 2m \
+			--baseline on --server-dir /export --baseline-size 8m --baseline-time 0.5 || return 1
+		echo "job 2, run $k (disk at 4 MB/s): $((($(date +%s%N) - t0) / 1000000)) ms"
+		"$TOP/tests/lab/lab.sh" disk-rate "$VMLAB_DIR" none || return 1
+		q d.db "SELECT p.export_disk, ROUND(p.disk_busy_pct), ROUND(p.disk_write_mbps + p.disk_read_mbps, 2),
+				ROUND(p.disk_queue, 2), ROUND(s.agg_mbps, 2), ROUND(v.disk_mbps, 2), v.verdict
+			FROM server_parts p JOIN phase_summary s USING (combo_id, phase) JOIN verdict v USING (combo_id, phase)
+			WHERE p.rank = 3" | tr '|' ' ' >disk
+		echo "disk, busy %, its MB/s, queue, the clients' MB/s, its baseline MB/s, verdict:"
+		sed 's/^/    /' disk
+		q d.db "SELECT kind, direction, server_rank, ROUND(mbps, 2), COALESCE(note, '') FROM baseline
+			WHERE kind = 'disk'" | sed 's/^/    baseline: /'
+		read -r dev busy mbps queue agg base verdict <disk
+		awk -v a="$agg" -v b="$base" -v p="$busy" 'BEGIN { exit !(a < 0.85 * b && p < 90) }' || break
+		echo "    the disk was not the limit (busy $busy %, the clients at $agg of $base MB/s)"
+	done
 	expect_eq "$dev" vdb "the export's disk" || return 1
-	# the throttle is the oracle: the disk's O_DIRECT write baseline is 4 MB/s +- 10 %, and
-	# the phase at least 0.8 of it (a fresh root's: 3.54 MB/s, baseline 4.12), which no more than the disk can carry (the clients' figure) and the
-	# disk moved as the guest's diskstats counted it (data and journal, the mean of the
-	# intervals' rates); a sync write with a round trip between calls leaves the disk idle
-	# between them: busy below 100 %, so the verdict comes from the baseline, with the figures
+	# the throttle is the oracle: the disk's O_DIRECT write baseline is 4 MB/s +- 10 %, and the
+	# phase at least 0.8 of it (a fresh root's: 3.54 MB/s, baseline 4.12, with one writer per
+	# client), which is no more than the disk can carry (the clients' figure) and the disk
+	# moved as the guest's diskstats counted it (data and journal, the mean of the intervals'
+	# rates). A sync write has a round trip between calls, which a loaded host's guests are
+	# slow to make: 4 writers per client keep WRITEs waiting for the disk (its queue 1.8 against
+	# 1.1 with one writer, here under 4 busy loops and a ladder; the clients at 0.94 and 0.95 of
+	# the baseline alike: CI's 0.83 was not seen here). Busy stays near 90 %, so the verdict
+	# may come from the baseline, with the figures
 	awk -v m="$mbps" -v b="$base" -v a="$agg" 'BEGIN { exit !(b >= 3.6 && b <= 4.4 && a >= 0.8 * b &&
 		a <= 1.05 * b && m >= 3.2 && m <= 4.4) }' ||
 		fail "the throttled disk: the clients $agg MB/s, the disk $mbps MB/s in the phase, $base MB/s alone (want 4 MB/s +- 10 %)" || return 1
