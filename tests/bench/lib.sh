@@ -45,11 +45,6 @@ ratio() {
 		else printf "%.2f\n", a / b }'
 }
 
-# PASS when ratio >= target
-verdict() {
-	awk -v r="$1" -v t="$2" 'BEGIN { if (r == "-") print "n/a"; else print (r + 0 >= t + 0 ? "PASS" : "MISS") }'
-}
-
 # "*" when the ranges of two keys overlap (the difference is within noise);
 # missing values take no part
 overlap() {

@@ -5,15 +5,17 @@
 #      a. 1 MiB sequential O_DIRECT write + read on a local disk file system
 #      b. 4 KiB random read + random write on a private tmpfs
 #      each measurement repeated BENCH_REPS times (tools interleaved, order
-#      rotated every repeat), median reported, with the ratios and targets
+#      rotated every repeat, the load kept before and after each repeat),
+#      medians and ranges reported, with the ratios and where stcluster stands
+#      (ahead, behind, within noise: lib.sh's standing)
 #   2. phase turnaround of the coordinator (null engine, 4 and 16 ranks)
 #   3. peak RSS per rank of a posix run (GNU time around every rank)
 #
 # Everything it creates (work directories, the tmpfs mount, background dd
-# processes) is removed on exit. A MISS is information: the exit status is 0
-# unless the suite itself could not run. See tests/bench/README.md.
+# processes) is removed on exit. A figure behind fio is information: the exit
+# status is 0 unless the suite itself could not run. See tests/bench/README.md.
 #
-# Knobs (environment): BENCH_REPS (3), BENCH_DISK_DIR (first suitable of
+# Knobs (environment): BENCH_REPS (5), BENCH_DISK_DIR (first suitable of
 # /var/tmp /work $HOME), BENCH_DISK_SIZE (512m per thread), BENCH_TMPFS_SIZE
 # (256m per thread), BENCH_NP ("4 16"), BENCH_ITER (10), STCLUSTER (./stcluster).
 
@@ -24,7 +26,7 @@ cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 
 ST_SRC=${STCLUSTER:-$ROOT/stcluster}
-REPS=${BENCH_REPS:-3}
+REPS=${BENCH_REPS:-5}
 DISK_SIZE=${BENCH_DISK_SIZE:-512m}
 TMPFS_SIZE=${BENCH_TMPFS_SIZE:-256m}
 NP_LIST=${BENCH_NP:-"4 16"}
@@ -181,12 +183,14 @@ if ! pick_disk_dir; then
 else
 	echo "  dir $DISKW ($DISK_FS on $DISK_DEV), $DISK_SIZE per thread, write with fsync before close"
 	echo "  stcluster --block 1m --direct on --fsync on --phases write,read, with --bind core and --bind none (stcluster's default is --bind numa)"
-	echo "  fio rw=write then (stonewall) rw=read, bs=1m psync direct=1 end_fsync=1, not pinned | dd bs=1M oflag=direct conv=fsync, then iflag=direct"
+	echo "  fio rw=write refill_buffers=1 (every block unique, as stcluster's --data random) then (stonewall) rw=read,"
+	echo "  bs=1m psync direct=1 end_fsync=1, not pinned | dd bs=1M oflag=direct conv=fsync (zeros), then iflag=direct"
 	irq_cpus
 	nblk=$((DISK_BYTES / 1048576))
 	for t in 1 2; do
 		r=0
 		while [ "$r" -lt "$REPS" ]; do
+			put "d$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
 			for tool in $(rot "st fio dd stn" "$r"); do
 				case $tool in
 				stn)
@@ -223,7 +227,7 @@ else
 					# of the same files, back to back like stcluster's phases
 					rm -f "$DISKW"/fio.*
 					if fio_run "$WORK/f.json" "$DISKW" "$t" write 1m "$DISK_SIZE" 1 --end_fsync=1 \
-						--name=bench --stonewall --rw=read --end_fsync=0; then
+						--refill_buffers=1 --name=bench --stonewall --rw=read --end_fsync=0; then
 						putv "d$t.fio.write" "$(awk -v b="$(fio_get "$WORK/f.json" write bw_bytes)" 'BEGIN { print b / 1e6 }')"
 						putv "d$t.fio.read" "$(awk -v b="$(fio_get "$WORK/f.json" read bw_bytes)" 'BEGIN { print b / 1e6 }')"
 					else
@@ -241,6 +245,7 @@ else
 					;;
 				esac
 			done
+			put "d$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
 			r=$((r + 1))
 		done
 	done
@@ -262,22 +267,19 @@ else
 	fi
 
 	echo
-	printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-7s %-7s %-9s %-6s\n' thr phase "st core MB/s" "st none MB/s" "fio MB/s" "dd MB/s" \
-		"st/fio" "target" "none/fio" "st/dd"
-	STAR=
+	printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-6s %-12s %-8s %-12s %-6s %s\n' thr phase "st core MB/s" "st none MB/s" \
+		"fio MB/s" "dd MB/s" "st/fio" "st vs fio" "none/fio" "none vs fio" "st/dd" "load"
 	for t in 1 2; do
 		for ph in write read; do
 			s=$(med "d$t.st.$ph") n=$(med "d$t.stn.$ph") f=$(med "d$t.fio.$ph") d=$(med "d$t.dd.$ph")
-			rf=$(ratio "$s" "$f") rn=$(ratio "$n" "$f")
-			ov=$(overlap "d$t.st.$ph" "d$t.fio.$ph")
-			[ -n "$ov" ] && STAR=1
-			printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-7s %-7s %-9s %-6s\n' "$t" "$ph" \
-				"$(fmt "$s") [$(range "d$t.st.$ph")]" "$(fmt "$n") [$(range "d$t.stn.$ph")]" \
-				"$(fmt "$f") [$(range "d$t.fio.$ph")]" "$(fmt "$d") [$(range "d$t.dd.$ph")]" \
-				"$rf" "$(verdict "$rf" 1.0)$ov" "$rn $(verdict "$rn" 1.0)" "$(ratio "$s" "$d")"
+			printf '  %-3s %-6s %-17s %-17s %-17s %-17s %-6s %-12s %-8s %-12s %-6s %s\n' "$t" "$ph" \
+				"$(cell "d$t.st.$ph")" "$(cell "d$t.stn.$ph")" "$(cell "d$t.fio.$ph")" "$(cell "d$t.dd.$ph")" \
+				"$(ratio "$s" "$f")" "$(standing "d$t.st.$ph" "d$t.fio.$ph")" "$(ratio "$n" "$f")" \
+				"$(standing "d$t.stn.$ph" "d$t.fio.$ph")" "$(ratio "$s" "$d")" "$(lrange "d$t")"
 		done
 	done
-	echo "  target: st/fio >= 1.0 (st = --bind core);${STAR:+ * = the stcluster and fio ranges overlap (within run-to-run noise);} none/fio = the same with --bind none"
+	echo "  st = --bind core, none = --bind none; 'vs fio': ahead or behind when the ranges of $REPS repeats do not"
+	echo "  overlap (5 at least), else within noise; load: the 1-minute load before and after each repeat"
 	fb=$(awk '$1 ~ /^d.\.st\.fallback$/ && $2 + 0 > 0 { n++ } END { print n + 0 }' "$WORK/results")
 	echo "  stcluster direct_fallback: $([ "$fb" = 0 ] && echo "0 in every run (O_DIRECT granted)" || echo "$fb runs fell back to buffered I/O: figures are NOT O_DIRECT")"
 	echo "  stcluster per-call p50 latency, 1 thread: write $(awk -v v="$(med d1.st.wlat)" 'BEGIN { printf "%.0f", v / 1000 }') us, read $(awk -v v="$(med d1.st.rlat)" 'BEGIN { printf "%.0f", v / 1000 }') us"
@@ -304,13 +306,15 @@ else
 		echo "  skipped: mount -t tmpfs failed"
 	else
 		echo "  private tmpfs $MNT (${msize} MiB), $TMPFS_SIZE per thread = $((TMPFS_BYTES / 4096)) blocks, every block once in random order"
-		echo "  stcluster --block 4k --direct off --fsync on --phases randread,randwrite | fio rw=randread/randwrite bs=4k psync direct=0 end_fsync=1 (random map)"
+		echo "  stcluster --block 4k --direct off --fsync on --phases randread,randwrite | fio rw=randread/randwrite bs=4k psync direct=0 end_fsync=1"
+		echo "  (random map; the randwrite with refill_buffers=1: every block unique, as stcluster's --data random)"
 		echo "  dd: SEQUENTIAL bs=4k (dd has no random mode; two syscalls per block: read + write)"
 		n4k=$((TMPFS_BYTES / 4096))
 		n1m=$((TMPFS_BYTES / 1048576))
 		for t in 1 2; do
 			r=0
 			while [ "$r" -lt "$REPS" ]; do
+				put "m$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
 				for tool in $(rot "st fio dd" "$r"); do
 					case $tool in
 					st)
@@ -336,7 +340,8 @@ else
 						else
 							cat "$WORK/fio.err" >&2
 						fi
-						if fio_run "$WORK/f.json" "$MNT" "$t" randwrite 4k "$TMPFS_SIZE" 0 --end_fsync=1; then
+						if fio_run "$WORK/f.json" "$MNT" "$t" randwrite 4k "$TMPFS_SIZE" 0 --end_fsync=1 \
+							--refill_buffers=1; then
 							putv "m$t.fio.randwrite" "$(fio_get "$WORK/f.json" write iops)"
 						else
 							cat "$WORK/fio.err" >&2
@@ -354,6 +359,7 @@ else
 						;;
 					esac
 				done
+				put "m$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
 				r=$((r + 1))
 			done
 		done
@@ -369,20 +375,17 @@ else
 		done
 
 		echo
-		STAR=
-		printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' threads phase "stcluster IOPS" "fio IOPS" "dd seq-4k IOPS" "st/fio" "target>=0.95" "st/dd"
+		printf '  %-7s %-10s %-22s %-22s %-22s %-6s %-12s %-6s %s\n' threads phase "stcluster IOPS" "fio IOPS" \
+			"dd seq-4k IOPS" "st/fio" "st vs fio" "st/dd" "load"
 		for t in 1 2; do
 			for ph in randread randwrite; do
 				s=$(med "m$t.st.$ph") f=$(med "m$t.fio.$ph") d=$(med "m$t.dd.$ph")
-				rf=$(ratio "$s" "$f")
-				ov=$(overlap "m$t.st.$ph" "m$t.fio.$ph")
-				[ -n "$ov" ] && STAR=1
-				printf '  %-7s %-10s %-22s %-22s %-22s %-7s %-12s %-6s\n' "$t" "$ph" \
-					"$(fmt "$s") [$(range "m$t.st.$ph")]" "$(fmt "$f") [$(range "m$t.fio.$ph")]" \
-					"$(fmt "$d") [$(range "m$t.dd.$ph")]" "$rf" "$(verdict "$rf" 0.95)$ov" "$(ratio "$s" "$d")"
+				printf '  %-7s %-10s %-22s %-22s %-22s %-6s %-12s %-6s %s\n' "$t" "$ph" \
+					"$(cell "m$t.st.$ph")" "$(cell "m$t.fio.$ph")" "$(cell "m$t.dd.$ph")" \
+					"$(ratio "$s" "$f")" "$(standing "m$t.st.$ph" "m$t.fio.$ph")" "$(ratio "$s" "$d")" "$(lrange "m$t")"
 			done
 		done
-		[ -n "$STAR" ] && echo "  * stcluster and fio ranges overlap: the verdict is within run-to-run noise"
+		echo "  'vs fio': ahead or behind when the ranges of $REPS repeats do not overlap (5 at least), else within noise"
 		mw=$(med m.memw) mr=$(med m.memr)
 		echo "  stcluster mean time per call, 1 thread: randread $(med m1.st.rrlat) ns, randwrite $(med m1.st.rwlat) ns (clock to clock around pread/pwrite)"
 		echo "  memcpy bound (same run, 1 stream, dd bs=1M): write $(fmt "$mw") MB/s = $(awk -v v="$mw" 'BEGIN { printf "%.0f", v * 1e6 / 4096 }') 4k-IOPS equivalent;" \
@@ -484,7 +487,7 @@ EOF
 				"$(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }')" \
 				"$(awk -v b="$buf" 'BEGIN { printf "%.3f", b / 1048576 }')" \
 				"$(awk -v k="$kb" -v b="$buf" 'BEGIN { printf "%.1f", k / 1024 - b / 1048576 }')" \
-				"$(awk -v k="$kb" -v b="$buf" -v s="$blk" 'BEGIN { if (s != "1m") print "(base)"; else print (k / 1024 - b / 1048576 < 16 ? "PASS" : "MISS") }')" \
+				"$(awk -v k="$kb" -v b="$buf" -v s="$blk" 'BEGIN { if (s != "1m") print "(base)"; else print (k / 1024 - b / 1048576 < 16 ? "yes" : "no") }')" \
 				"$(awk -v a="${an:-0}" 'BEGIN { printf "%.1f", a / 1024 }')"
 		done
 	done
