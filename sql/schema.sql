@@ -1,4 +1,4 @@
--- stcluster store: tables (schema version 9, kept in PRAGMA user_version).
+-- stcluster store: tables (schema version 10, kept in PRAGMA user_version).
 --
 -- Raw facts only; every aggregate is a view (sql/views.sql), so a new
 -- metric is a view, not a migration. Times ending in _ns are nanoseconds
@@ -266,7 +266,8 @@ CREATE TABLE thread_result (
 -- to the next (the last one to last_end_ns), its calls ops0 + the i-th
 -- piece of ops_r, and each *_r text holds the i-th interval's residual
 -- from its formula as the i-th of its equal-width pieces after a mode
--- character (a: 1 character, b: 2, d: decimals; NULL: all 0).
+-- character (a: 1 character, b: 2, c: 4 (since version 10), d: decimals;
+-- NULL: all 0).
 CREATE TABLE interval_pack (
 	combo_id        INTEGER NOT NULL REFERENCES combo(combo_id),
 	phase           TEXT NOT NULL,

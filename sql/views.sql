@@ -367,7 +367,7 @@ FROM y;
 -- combo_id = ... (and phase, rank) reaches interval_pack's key, and its
 -- idx > ... interval_seq's, so that a row costs what a table's row did.
 -- Each CASE substr(X_r, 1, 1) ... reads residual idx - idx0 of text X_r
--- in its mode (a, b or d; NULL: 0): the one decoder, written out per field.
+-- in its mode (a, b, c or d; NULL: 0): the one decoder, written out per field.
 CREATE VIEW interval AS
 SELECT combo_id, phase, rank, idx, t_ns, end_ns, width_ns,
        CASE WHEN tail THEN 0
@@ -381,6 +381,10 @@ FROM (SELECT *, CASE WHEN tail THEN 0 ELSE rbytes_k * read_ops + r_rbytes END AS
                               ELSE p.t0_ns + (s.i - p.idx0) * p.width_ns + CASE substr(p.t_r, 1, 1) WHEN 'a' THEN unicode(substr(p.t_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.t_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.t_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.t_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.t_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.t_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.t_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.t_r, (s.i - p.idx0) * ((length(p.t_r) - 1) / p.n) + 2,
                                                         (length(p.t_r) - 1) / p.n) AS INTEGER), 0) END END AS t_ns,
                          CASE WHEN s.i - p.idx0 = p.n THEN p.tail_end_ns
@@ -388,32 +392,56 @@ FROM (SELECT *, CASE WHEN tail THEN 0 ELSE rbytes_k * read_ops + r_rbytes END AS
                               ELSE p.t0_ns + (s.i - p.idx0 + 1) * p.width_ns + CASE substr(p.end_r, 1, 1) WHEN 'a' THEN unicode(substr(p.end_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.end_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.end_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.end_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.end_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.end_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.end_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.end_r, (s.i - p.idx0) * ((length(p.end_r) - 1) / p.n) + 2,
                                                         (length(p.end_r) - 1) / p.n) AS INTEGER), 0) END END AS end_ns,
                          p.width_ns + CASE substr(p.width_r, 1, 1) WHEN 'a' THEN unicode(substr(p.width_r, MIN(s.i - p.idx0, p.n - 1) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.width_r, 2 * MIN(s.i - p.idx0, p.n - 1) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.width_r, 2 * MIN(s.i - p.idx0, p.n - 1) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.width_r, 4 * MIN(s.i - p.idx0, p.n - 1) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.width_r, 4 * MIN(s.i - p.idx0, p.n - 1) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.width_r, 4 * MIN(s.i - p.idx0, p.n - 1) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.width_r, 4 * MIN(s.i - p.idx0, p.n - 1) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.width_r, MIN(s.i - p.idx0, p.n - 1) * ((length(p.width_r) - 1) / p.n) + 2,
                                                         (length(p.width_r) - 1) / p.n) AS INTEGER), 0) END AS width_ns,
                          CASE WHEN s.i - p.idx0 = p.n THEN 0 ELSE p.ops0 + CASE substr(p.ops_r, 1, 1) WHEN 'a' THEN unicode(substr(p.ops_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.ops_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.ops_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.ops_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.ops_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.ops_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.ops_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.ops_r, (s.i - p.idx0) * ((length(p.ops_r) - 1) / p.n) + 2,
                                                         (length(p.ops_r) - 1) / p.n) AS INTEGER), 0) END END AS ops,
                          p.rops_k, p.rbytes_k, p.wbytes_k,
                          CASE substr(p.rops_r, 1, 1) WHEN 'a' THEN unicode(substr(p.rops_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.rops_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.rops_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.rops_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.rops_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.rops_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.rops_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.rops_r, (s.i - p.idx0) * ((length(p.rops_r) - 1) / p.n) + 2,
                                                         (length(p.rops_r) - 1) / p.n) AS INTEGER), 0) END AS r_rops,
                          CASE substr(p.rbytes_r, 1, 1) WHEN 'a' THEN unicode(substr(p.rbytes_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.rbytes_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.rbytes_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.rbytes_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.rbytes_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.rbytes_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.rbytes_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.rbytes_r, (s.i - p.idx0) * ((length(p.rbytes_r) - 1) / p.n) + 2,
                                                         (length(p.rbytes_r) - 1) / p.n) AS INTEGER), 0) END AS r_rbytes,
                          CASE substr(p.wbytes_r, 1, 1) WHEN 'a' THEN unicode(substr(p.wbytes_r, (s.i - p.idx0) + 2, 1)) - 79
                               WHEN 'b' THEN (unicode(substr(p.wbytes_r, 2 * (s.i - p.idx0) + 2, 1)) - 32) * 94
                                             + unicode(substr(p.wbytes_r, 2 * (s.i - p.idx0) + 3, 1)) - 4450
+                              WHEN 'c' THEN (((unicode(substr(p.wbytes_r, 4 * (s.i - p.idx0) + 2, 1)) - 32) * 94
+                                            + unicode(substr(p.wbytes_r, 4 * (s.i - p.idx0) + 3, 1)) - 32) * 94
+                                            + unicode(substr(p.wbytes_r, 4 * (s.i - p.idx0) + 4, 1)) - 32) * 94
+                                            + unicode(substr(p.wbytes_r, 4 * (s.i - p.idx0) + 5, 1)) - 39037480
                               ELSE COALESCE(CAST(substr(p.wbytes_r, (s.i - p.idx0) * ((length(p.wbytes_r) - 1) / p.n) + 2,
                                                         (length(p.wbytes_r) - 1) / p.n) AS INTEGER), 0) END AS r_wbytes
                   FROM interval_pack p JOIN interval_seq s ON s.i >= p.idx0

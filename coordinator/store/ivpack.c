@@ -18,8 +18,9 @@ _Static_assert(ST_IVP_MAX > ST_IV_SLOTS + 1, "interval_seq holds every series an
 
 /* Residual i of field f (0 when its text is NULL), as the view reads it
  * (ivpack.h): after the mode character, 'a' one character a residual
- * (code point - 79), 'b' two ((c1 - 32) x 94 + c2 - 32 - 4418), 'd' a
- * decimal of (length - 1) / n characters. */
+ * (code point - 79), 'b' two ((c1 - 32) x 94 + c2 - 32 - 4418), 'c'
+ * four (c1 .. c4 - 32 as digits of base 94, less 39037448), 'd' a decimal
+ * of (length - 1) / n characters. */
 static int64_t residual(const struct st_ivpack *p, int f, int64_t i)
 {
 	const unsigned char *s = (const unsigned char *)p->text[f];
@@ -29,6 +30,12 @@ static int64_t residual(const struct st_ivpack *p, int f, int64_t i)
 		return (int64_t)s[1 + i] - 79;
 	if (s[0] == 'b')
 		return ((int64_t)s[1 + 2 * i] - 32) * 94 + (int64_t)s[2 + 2 * i] - 32 - 4418;
+	if (s[0] == 'c') {
+		int64_t v = 0;
+		for (int k = 0; k < 4; k++)
+			v = v * 94 + (int64_t)s[1 + 4 * i + k] - 32;
+		return v - 39037448;
+	}
 	size_t w = (strlen((const char *)s) - 1) / (size_t)p->n;
 	char piece[32];
 	if (!w || w >= sizeof(piece))
@@ -126,7 +133,9 @@ static int field_residual(const struct st_ivpack *p, int f, int64_t i, const str
 
 /* Field f's text (ivpack.h): its mode, then each record's residual, in
  * one character where all of them lie in -47 .. 46, two in -4418 .. 4417,
- * else right-aligned decimals of the widest's width; NULL when all are 0.
+ * four in -39037448 .. 39037447 (a fast engine's intervals of a million
+ * calls and its last one of a few took decimals of 7 characters), else
+ * right-aligned decimals of the widest's width; NULL when all are 0.
  * 0, or -1 (overflow: *over 1; or out of memory). */
 static int field_text(struct st_ivpack *p, int f, const struct st_interval *v, int *over)
 {
@@ -144,8 +153,10 @@ static int field_text(struct st_ivpack *p, int f, const struct st_interval *v, i
 	}
 	if (!w)
 		return 0;
-	char mode = lo >= -47 && hi <= 46 ? 'a' : lo >= -4418 && hi <= 4417 ? 'b' : 'd';
-	size_t each = mode == 'a' ? 1 : mode == 'b' ? 2 : (size_t)w;
+	char mode = lo >= -47 && hi <= 46 ? 'a'
+		    : lo >= -4418 && hi <= 4417 ? 'b'
+		    : lo >= -39037448 && hi <= 39037447 ? 'c' : 'd';
+	size_t each = mode == 'a' ? 1 : mode == 'b' ? 2 : mode == 'c' ? 4 : (size_t)w;
 	char *s = malloc((size_t)p->n * each + 2);
 	if (!s)
 		return -1;
@@ -158,6 +169,10 @@ static int field_text(struct st_ivpack *p, int f, const struct st_interval *v, i
 		} else if (mode == 'b') {
 			o[0] = (char)((r + 4418) / 94 + 32);
 			o[1] = (char)((r + 4418) % 94 + 32);
+		} else if (mode == 'c') {
+			int64_t u = r + 39037448;
+			for (int k = 3; k >= 0; k--, u /= 94)
+				o[k] = (char)(u % 94 + 32);
 		} else {
 			snprintf(o, each + 1, "%*" PRId64, w, r);
 		}
@@ -180,8 +195,10 @@ static void pick_factors(struct st_ivpack *p, const struct st_interval *v)
 		if (v[i].read_ops != v[i].ops)
 			p->rops_k = 0;
 	}
-	/* the middle: residuals of either sign, the fewest characters */
-	p->ops0 = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+	/* the middle: residuals of either sign, the fewest characters; rounded
+	 * up, as the modes' ranges reach one further below 0 than above it */
+	uint64_t span = (uint64_t)hi - (uint64_t)lo;
+	p->ops0 = (int64_t)((uint64_t)lo + span / 2 + (span & 1));
 	for (int64_t i = 0; i < p->n && !p->rbytes_k; i++)
 		if ((int64_t)v[i].read_ops > 0 && (int64_t)v[i].read_bytes >= 0 &&
 		    (int64_t)v[i].read_bytes % (int64_t)v[i].read_ops == 0)

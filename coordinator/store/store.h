@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define ST_SCHEMA_VERSION 9
+#define ST_SCHEMA_VERSION 10
 
 /* A column added to a table after its schema version, on every open for a
  * run (nullable, so NULL in the rows written before: no version needed); a

@@ -145,7 +145,7 @@ t_audit_older_store_has_no_hashes() {
 	expect_eq "$(sha256sum s.db)" "$before" "older store unchanged by audit" || return 1
 	# the next run migrates the store; the old run still has none, the new one all
 	$ST --engine null --block 4k --size 16k --db "$T/s.db" --quiet || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 9 "migrated" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 10 "migrated" || return 1
 	$ST audit last~1 --db s.db --format json >old.json || return 1
 	python3 -c "
 import json

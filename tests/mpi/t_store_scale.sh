@@ -69,7 +69,7 @@ t_store_scale_history_leaves_a_runs_report_unchanged() {
 
 t_store_scale_stored_histograms_give_the_stored_percentiles() {
 	ss_run s.db one --block 4k --threads 1,2 --null-delay 200 || return 1
-	expect_eq "$(q s.db 'PRAGMA user_version')" 9 "schema version" || return 1
+	expect_eq "$(q s.db 'PRAGMA user_version')" 10 "schema version" || return 1
 	# every rank row with calls: a sparse histogram, small
 	expect_eq "$(q s.db "SELECT COUNT(*), SUM(hist_enc = 1), MAX(length(hist)) < 200 FROM rank_result WHERE ops > 0")" \
 		"8|8|1" "rank rows: count, sparse, small" || return 1

@@ -373,9 +373,16 @@ static void failed_migration_leaves_the_file(void)
  * overflow; and a gap in the indexes refused. */
 static void odd_records_round_trip(void)
 {
-	enum { CASES = 5, M = 6 };
+	enum { CASES = 7, M = 6 };
 	struct st_interval c[CASES][M];
-	size_t m[CASES] = { M, M, 1, M, 3 };
+	size_t m[CASES] = { M, M, 1, M, 3, M, M };
+	/* the calls' residuals about their middle: case 5 at the ends of mode
+	 * 'c' (4 characters: -39037448 .. 39037447; a fast engine's seconds of
+	 * a million calls and its last one of a few), case 6 one past them
+	 * (decimals) */
+	const int64_t res5[M] = { -39037448, 39037447, -4419, 4418, 0, 123456 };
+	const int64_t res6[M] = { -39037449, 39037447, 0, 1, -2, 3 };
+	const char mode[CASES] = { 0, 0, 0, 0, 0, 'c', 'd' };
 	memset(c, 0, sizeof(c));
 	for (int k = 0; k < M; k++) {
 		c[0][k] = (struct st_interval){ .t_ns = 7 + k * 10, .end_ns = 7 + k * 10 + 10,
@@ -396,6 +403,17 @@ static void odd_records_round_trip(void)
 							.read_ops = (uint64_t)1 << 62,
 							.read_bytes = UINT64_MAX,
 							.bytes = (uint64_t)INT64_MAX + 1 };
+	}
+	for (int k = 0; k < M; k++) {
+		/* the base is the middle of the range (rounded up): 40000000 in
+		 * case 5, 39999999 in case 6, whose residuals reach 39037448 */
+		int64_t o5 = 40000000 + res5[k], o6 = 40000000 + res6[k];
+		c[5][k] = (struct st_interval){ .t_ns = k * 1000, .end_ns = k * 1000 + 1000,
+						.width_ns = 1000, .rank = 0, .idx = (uint32_t)k,
+						.ops = (uint64_t)o5, .bytes = (uint64_t)o5 * 4096 };
+		c[6][k] = (struct st_interval){ .t_ns = k * 1000, .end_ns = k * 1000 + 1000,
+						.width_ns = 1000, .rank = 0, .idx = (uint32_t)k,
+						.ops = (uint64_t)o6, .bytes = (uint64_t)o6 * 4096 };
 	}
 	c[2][0] = (struct st_interval){ .t_ns = 5, .end_ns = 5, .width_ns = 100, .rank = 9,
 					.idx = 0, .ops = 1, .bytes = 4096 };
@@ -430,6 +448,12 @@ static void odd_records_round_trip(void)
 			continue;
 		}
 		CHECK_EQ_INT(p.has_tail, i == 4);
+		if (mode[i]) {
+			const char *t = p.text[ST_IVP_OPS];
+			CHECK(t && t[0] == mode[i]);
+			if (t && mode[i] == 'c')
+				CHECK_EQ_INT(strlen(t), 1 + 4 * M);
+		}
 		struct st_row_key key = { .combo_id = i + 1, .phase = "write" };
 		st_bind_interval_pack(ins, &key, &p);
 		CHECK(sqlite3_step(ins) == SQLITE_DONE);
