@@ -16,6 +16,12 @@
 
 _Static_assert(ST_IVP_MAX > ST_IV_SLOTS + 1, "interval_seq holds every series and its tail");
 
+/* Mode 'c': four characters of base 94 hold 0 .. 94^4 - 1, a residual
+ * plus C_HALF (94^4 / 2); the view subtracts 39037480 (C_HALF and the
+ * last character's 32) */
+#define C_HALF 39037448LL
+_Static_assert(C_HALF * 2 == 94LL * 94 * 94 * 94, "mode c's four characters");
+
 /* Residual i of field f (0 when its text is NULL), as the view reads it
  * (ivpack.h): after the mode character, 'a' one character a residual
  * (code point - 79), 'b' two ((c1 - 32) x 94 + c2 - 32 - 4418), 'c'
@@ -34,7 +40,7 @@ static int64_t residual(const struct st_ivpack *p, int f, int64_t i)
 		int64_t v = 0;
 		for (int k = 0; k < 4; k++)
 			v = v * 94 + (int64_t)s[1 + 4 * i + k] - 32;
-		return v - 39037448;
+		return v - C_HALF;
 	}
 	size_t w = (strlen((const char *)s) - 1) / (size_t)p->n;
 	char piece[32];
@@ -155,7 +161,7 @@ static int field_text(struct st_ivpack *p, int f, const struct st_interval *v, i
 		return 0;
 	char mode = lo >= -47 && hi <= 46 ? 'a'
 		    : lo >= -4418 && hi <= 4417 ? 'b'
-		    : lo >= -39037448 && hi <= 39037447 ? 'c' : 'd';
+		    : lo >= -C_HALF && hi < C_HALF ? 'c' : 'd';
 	size_t each = mode == 'a' ? 1 : mode == 'b' ? 2 : mode == 'c' ? 4 : (size_t)w;
 	char *s = malloc((size_t)p->n * each + 2);
 	if (!s)
@@ -170,7 +176,7 @@ static int field_text(struct st_ivpack *p, int f, const struct st_interval *v, i
 			o[0] = (char)((r + 4418) / 94 + 32);
 			o[1] = (char)((r + 4418) % 94 + 32);
 		} else if (mode == 'c') {
-			int64_t u = r + 39037448;
+			int64_t u = r + C_HALF;
 			for (int k = 3; k >= 0; k--, u /= 94)
 				o[k] = (char)(u % 94 + 32);
 		} else {

@@ -1,7 +1,7 @@
 /*
  * ivpack.h - one rank's intervals of one phase as one row of interval_pack
- * (private to store/; schema version 9, mode 'c' since 10, issue 22): the view `interval`
- * (sql/views.sql) gives the rows back, each as it was given.
+ * (private to store/; schema version 9, mode 'c' since 10, issue 22): the
+ * view `interval` (sql/views.sql) gives the rows back, each as it was given.
  *
  * Record i (idx idx0 + i, i 0 .. n-1) is rebuilt from the row's columns
  * and, per field, a residual: the i-th of the field's equal-width pieces
@@ -9,7 +9,8 @@
  * code point - 79: -47 .. 46), 'b' two ((c1 - 32) x 94 + c2 - 32 - 4418:
  * -4418 .. 4417), 'c' four (c1 .. c4 - 32 as the digits of a number in
  * base 94, less 39037448: -39037448 .. 39037447), 'd' a signed decimal
- * right-aligned in spaces, (length - 1) / n characters each. Every character is printable ASCII (32 .. 125).
+ * right-aligned in spaces, (length - 1) / n characters each. Every
+ * character is printable ASCII (32 .. 125).
  * NULL text: every residual is 0, and nothing is stored for it:
  *   t_ns       t0_ns + i x width_ns + r_t
  *   end_ns     t0_ns + (i + 1) x width_ns + r_end; the last: last_end_ns

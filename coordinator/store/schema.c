@@ -106,7 +106,7 @@ static const char *const migrations[] = {
 	"CREATE TABLE interval_seq (i INTEGER PRIMARY KEY); "
 	"INSERT INTO interval_seq (i) WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL "
 	"SELECT i + 1 FROM k WHERE i < 1023) SELECT i FROM k;",
-	/* 10 (issue 22): interval_pack's residuals in a mode of three
+	/* 10 (issue 22): interval_pack's residuals in a mode of four
 	 * characters ('c', ivpack.h), which only the views of this version
 	 * read: nothing to change but them (made anew below), and no stored
 	 * row is rewritten; an older stcluster refuses the store */
