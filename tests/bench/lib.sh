@@ -72,14 +72,17 @@ standing() {
 	fi
 }
 
-# pair_load KEY TEXT: the 1-minute load kept under KEY.load and printed after TEXT (before
-# and after each pair of a bench)
+# keep_load KEY: the 1-minute load kept under KEY.load (before and after each pair or
+# repeat of a bench; lrange gives their range)
+keep_load() { put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"; }
+
+# pair_load KEY TEXT: keep_load KEY, and the load printed after TEXT
 pair_load() {
-	put "$1.load" "$(cut -d' ' -f1 /proc/loadavg)"
+	keep_load "$1"
 	echo "  $2 [$(load)]"
 }
 
-# lrange KEY: the "min-max" (2 decimals) of the loads pair_load kept under KEY
+# lrange KEY: the "min-max" (2 decimals) of the loads keep_load kept under KEY
 lrange() {
 	awk -v k="$1.load" '$1 == k { v = $2 + 0; if (!n++ || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
 		END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }' "$WORK/results"

@@ -190,7 +190,7 @@ else
 	for t in 1 2; do
 		r=0
 		while [ "$r" -lt "$REPS" ]; do
-			put "d$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
+			keep_load "d$t"
 			for tool in $(rot "st fio dd stn" "$r"); do
 				case $tool in
 				stn)
@@ -245,7 +245,7 @@ else
 					;;
 				esac
 			done
-			put "d$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
+			keep_load "d$t"
 			r=$((r + 1))
 		done
 	done
@@ -314,7 +314,7 @@ else
 		for t in 1 2; do
 			r=0
 			while [ "$r" -lt "$REPS" ]; do
-				put "m$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
+				keep_load "m$t"
 				for tool in $(rot "st fio dd" "$r"); do
 					case $tool in
 					st)
@@ -359,7 +359,7 @@ else
 						;;
 					esac
 				done
-				put "m$t.load" "$(cut -d' ' -f1 /proc/loadavg)"
+				keep_load "m$t"
 				r=$((r + 1))
 			done
 		done
