@@ -187,7 +187,6 @@ show() {
 	done
 }
 
-
 echo "stcluster $($ST --version 2>/dev/null | head -1) against $IOR_BIN (mdtest, ior); $NP ranks, $REPS repeats; $(load)"
 
 # ---- 1a, 2a: the tmpfs -------------------------------------------------------
